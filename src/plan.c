@@ -279,6 +279,7 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
     p->kernel = ncl_kernel_first(kc);
     p->kernel_sub = c->kernel_sub;
     p->kernel_op = c->kernel_op;
+    p->accuracy = ncl_tls.accuracy;
     p->bytes_per = 0;
     p->floats = 0;
     for (int k = 0; k < p->nop; k++) {
@@ -400,6 +401,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     for (int k = 0; k < p->nop; k++) p->sig[k] = c->loop[k];
     p->kernel_sub = c->kernel_sub;
     p->kernel_op = c->kernel_op;
+    p->accuracy = ncl_tls.accuracy;
     ncl_kchain *kc = c->chain ? c->chain : ncl_kernel_chain(c->kernel_sub, c->kernel_op, p->sig, p->nop);
     if (!kc) {
         return ncl_error(NCL_ERR_DTYPE, WHO ": no kernel for the loop dtypes (%s%s%s -> %s)",
@@ -593,7 +595,7 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
 {
     exec_state x;
     x.kctx = (NclKernelCtx){p->kernel_sub, p->kernel_op, p->nin, 1, p->sig, worker, chunk, fpe,
-                            NULL};
+                            NULL, p->accuracy};
     if (p->ndim == 1 && !p->has_where && !p->buffered) { /* one strided span */
         char *args[NCL_MAX_OPERANDS];
         int64_t steps[NCL_MAX_OPERANDS];
@@ -607,7 +609,8 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
     for (int k = 0; k < p->nop; k++) {
         if (p->op[k].cast)
             x.cctx[k] = (NclKernelCtx){NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, 1, 1,
-                                       p->op[k].cast_sig, worker, chunk, fpe, NULL};
+                                       p->op[k].cast_sig, worker, chunk, fpe, NULL,
+                                       p->accuracy};
     }
     const int nd = p->ndim, nop = p->nop;
     const int64_t inner = p->shape[nd - 1];

@@ -58,6 +58,7 @@ typedef struct ncl_ew_plan {
     NclKernelNode *kernel;
     NclSubsystem kernel_sub;
     int kernel_op;
+    NclAccuracy accuracy;              /* the calling thread's tier, for every worker */
     NclDType sig[NCL_MAX_OPERANDS];
     ncl_buffer *temps[NCL_MAX_OPERANDS + 1]; /* overlap copies, released by ncl_ew_finish */
     int ntemps;                        /* how many of temps are set */

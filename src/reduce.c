@@ -564,7 +564,7 @@ static NclStatus run_kernel(red_exec *x, const red_kernel *k, NclSubsystem sub, 
 {
     NclReduceAux aux = {count, in_outer, out_outer, initial, NULL};
     NclKernelCtx ctx = {sub, k->op, 1, 1, k->sig, 0, x->chunk, x->fpe,
-                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL};
+                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL, ncl_tls.accuracy};
     char *args[2] = {(char *)in, out};
     int64_t steps[2] = {is, os};
     return k->node->fn(k->node, &ctx, args, n, steps);

@@ -240,7 +240,8 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
 {
     char *g = base, *obuf = base + round64(pl->gbytes), *work = obuf + round64(pl->obytes);
     ncl_sort_aux aux = {pl->wbytes ? work : NULL, pl->wbytes, pl->kind, pl->kth};
-    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, s0, fpe, &aux};
+    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, s0, fpe, &aux,
+                       NCL_ACCURACY_HIGH};
     const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
 
     int64_t idx[NCL_MAXDIMS];

@@ -137,6 +137,8 @@ typedef struct NclKernelCtx {
     int64_t chunk;             /* which block of the call this is, from 0 */
     int *fpe;                  /* OR NCL_FPE_* bits raised by these elements here */
     const void *aux;           /* op-specific data, NULL unless documented */
+    NclAccuracy accuracy;      /* the caller's tier (NclSetAccuracy): a kernel may use a
+                                  faster method within that tier's ulp bound */
 } NclKernelCtx;
 
 /* args: input pointers then output pointers, each at its first element;
