@@ -1,345 +1,1032 @@
 #!/usr/bin/python3
-"""Times NCLib (through bench_binary, google-benchmark) and NumPy on the same
-cases in one run and writes docs/PERFORMANCE.md. When bench_ops3 (the
-Reduce, Sort, Ternary and Mask cases) is built next to bench_binary, or
-named with --bench-ops3, its cases join the same rounds and get a table of
-their own.
+"""Times NCLib next to NumPy for every row of BENCHMARKS.md and writes docs/PERFORMANCE.md.
 
 Run it with /usr/bin/python3 (Debian's NumPy 1.24); tools/bench.sh builds
-the benchmark binary and calls this script. The two sides take turns
-(NCLib, NumPy, NCLib, NumPy, ...) for --rounds rounds, each round giving
---repeats samples per case after a warm-up; every figure is the median of
-all samples of its side. Both sides are timed in process CPU time, not
-wall time: both run on one thread, and CPU time does not count the moments
-another process held the core, so a busy shared machine distorts the figures
-less. Ratios are NCLib time / NumPy time (lower is better). Targets are those
-of BENCHMARKS.md #1 and #3.
+libncl.so, the helper library and the google-benchmark binaries, then calls
+this script.
+
+How the figures are made:
+
+- libncl.so is loaded with ctypes into this process, next to NumPy. Every
+  case makes its inputs (and, where the call takes one, its output) as NumPy
+  arrays and wraps the same buffers as NclArrays (NclFromData, zero-copy),
+  so both libraries read and write the same memory.
+- NCLib is timed by libncl_bench_helper.so, which runs the call k times in a
+  C loop: one ctypes call per sample, so the foreign-function cost of ctypes
+  (about a microsecond) is not charged to NCLib. NumPy is timed from Python,
+  which is how NumPy is called; the call overhead from C (row 3) comes from
+  google-benchmark (bench_binary), where no Python is involved.
+- Each case calibrates k per side to samples of at least --min-time seconds,
+  warms both sides up, then takes --repeats samples per side interleaved
+  (NCLib, NumPy, NCLib, NumPy, ...); the figure is the median.
+- Samples are process CPU time (both sides run on one thread, and CPU time
+  does not count the moments another process held the core on this shared
+  machine). Row 17 compares NCLib with one and two threads and uses wall
+  time, as CPU time would add the threads up.
+- Ratios are NCLib time / NumPy time (lower is better), except where a row
+  says otherwise (rows 2, 3 and 17).
+
+A target not met stays in the report as NOT MET; bench/notes.md (by row)
+says what was tried, and the report quotes it under each such row.
 """
 
 import argparse
+import ctypes
 import datetime
 import json
+import math
+import operator
 import os
 import platform
+import re
+import resource
 import statistics
 import subprocess
 import sys
 import time
-import timeit
 
-SIZES = (16, 1000, 1000000)
-HOOK_COUNTS = (0, 1, 4)
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
 
-# Absolute targets from C (BENCHMARKS.md #3), in nanoseconds per call.
-CALL_TARGET_NS = {16: 30.0, 1000: 150.0}
-HOOK_TARGET_NS = 5.0
-# Relative target (BENCHMARKS.md #1): f64 add, out given, in cache.
-RATIO_TARGET = {1000000: 1.00}
+SIZES = (64000, 1000000, 16000000)
+BIG = 16000000
+STREAM_N = 16 * 1024 * 1024
 
-TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# ---- the contract's numbering (include/ncl/*.h) ------------------------------
 
-# bench_ops3's cases at n = 1e6: (benchmark name, row label, NumPy statement
-# over the inputs of setup_ops3, target ratio (BENCHMARKS.md #) or None).
-OPS3_N = 1000000
-OPS3_CASES = (
-    ("sum_f64/1000000", "sum f64", "np.sum(f64)", 0.50, "#10"),
-    ("sum_f32/1000000", "sum f32", "np.sum(f32)", None, "#10"),
-    ("sum_i64/1000000", "sum i64", "np.sum(i64)", None, "#10"),
-    ("max_f64/1000000", "max f64", "np.max(f64)", 1.00, "#10"),
-    ("sort_i32/1000000", "sort i32", "np.sort(i32)", 0.80, "#15"),
-    ("sort_i64/1000000", "sort i64", "np.sort(i64)", 0.20, "#15"),
-    ("sort_f32/1000000", "sort f32", "np.sort(f32)", 0.80, "#15"),
-    ("sort_f64/1000000", "sort f64", "np.sort(f64)", 0.20, "#15"),
-    ("argsort_i32/1000000", "argsort i32", "np.argsort(i32)", 0.50, "#16"),
-    ("argsort_i64/1000000", "argsort i64", "np.argsort(i64)", 0.50, "#16"),
-    ("argsort_f32/1000000", "argsort f32", "np.argsort(f32)", 0.50, "#16"),
-    ("argsort_f64/1000000", "argsort f64", "np.argsort(f64)", 0.50, "#16"),
-    ("where_f64/1000000", "where(c, a, b) f64", "np.where(mask, f64, f64b)", 0.25, "#13"),
-    ("compress_f64/1000000", "a[mask] f64, 50 % true", "f64[mask]", 0.20, "#13"),
-)
+DTYPES = ['bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16',
+          'uint32', 'uint64', 'float32', 'float64']
+SHORT = {'float32': 'f32', 'float64': 'f64', 'int32': 'i32', 'int64': 'i64',
+         'uint64': 'u64', 'bool': 'bool'}
+ADD, SUBTRACT, MULTIPLY = 0, 1, 2
+CMP_OPS = ['equal', 'not_equal', 'less', 'less_equal', 'greater', 'greater_equal']
+CMP_PY = [operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge]
+CMP_GT = 4
+UNARY = {'sqrt': 6, 'exp': 8, 'log': 11, 'sin': 15}
+ACCURACY_HIGH, ACCURACY_FAST = 0, 1
+CONVERT_ASTYPE = 0
+WHERE = 0
+SUM, MIN, MAX = 0, 2, 3
+SORT, ARGSORT = 0, 1
+SORT_DEFAULT, SORT_STABLE = 0, 1
+MASK_COMPRESS = 0
+CASTING_SAME_KIND, CASTING_UNSAFE = 3, 4
+DTYPE_DEFAULT = -1
+WRITEABLE = 16
+KIND = {'binary': 0, 'compare': 1, 'unary': 2, 'convert': 3, 'ternary': 4,
+        'reduce': 5, 'sort': 6, 'mask': 7}
+CLOCK_CPU, CLOCK_WALL = 0, 1
+HELPER_ABI = 1
 
-
-def run_ncl(binary, repeats, min_time):
-    """One round of bench_binary: {name: [ns per call, ...]}."""
-    env = dict(os.environ)
-    env.setdefault("NCL_NUM_THREADS", "1")
-    cmd = [binary, "--benchmark_format=json",
-           "--benchmark_repetitions=%d" % repeats,
-           "--benchmark_min_time=%g" % min_time]
-    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, check=False)
-    if proc.returncode != 0:
-        sys.exit("%s failed (%d):\n%s" % (binary, proc.returncode, proc.stderr))
-    data = json.loads(proc.stdout)
-    samples = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") != "iteration":
-            continue
-        if b.get("error_occurred"):
-            sys.exit("%s: %s: %s" % (binary, b["name"], b.get("error_message", "error")))
-        name = b.get("run_name", b["name"])
-        ns = b["cpu_time"] * TIME_UNIT_NS[b.get("time_unit", "ns")]
-        samples.setdefault(name, []).append(ns)
-    return samples, data.get("context", {})
-
-
-def run_numpy(repeats, min_time):
-    """One round of np.add(a, b, out=c): {n: [ns per call, ...]}."""
-    import numpy as np
-    samples = {}
-    for n in SIZES:
-        a = np.arange(n, dtype=np.float64)
-        b = np.arange(1, n + 1, dtype=np.float64)
-        c = np.empty(n, dtype=np.float64)
-        timer = timeit.Timer("add(a, b, out=c)", timer=time.process_time,
-                             globals={"add": np.add, "a": a, "b": b, "c": c})
-        number, _ = timer.autorange()  # also the warm-up
-        # autorange aims at 0.2 s per sample; scale to min_time.
-        number = max(1, int(number * min_time / 0.2))
-        samples[n] = [t / number * 1e9 for t in timer.repeat(repeat=repeats, number=number)]
-    return samples
-
-
-def setup_ops3(np):
-    """The NumPy inputs of OPS3_CASES: the distributions bench_ops3 draws from
-    (uniform floats in [-1e3, 1e3], integers over their whole range, a mask
-    with half its elements true)."""
-    rng = np.random.default_rng(12345)
-    n = OPS3_N
-    return {
-        "np": np,
-        "f64": rng.uniform(-1e3, 1e3, n),
-        "f64b": rng.uniform(-1e3, 1e3, n),
-        "f32": rng.uniform(-1e3, 1e3, n).astype(np.float32),
-        "i64": rng.integers(-2 ** 63, 2 ** 63 - 1, n, dtype=np.int64, endpoint=True),
-        "i32": rng.integers(-2 ** 31, 2 ** 31 - 1, n, dtype=np.int32, endpoint=True),
-        "mask": rng.random(n) < 0.5,
-    }
+# BENCHMARKS.md's targets, one line per row, for the section headings.
+ROW_TITLES = {
+    1: 'add / subtract / multiply, contiguous, output given',
+    2: 'the 1.6e7 cases of row 1 as a fraction of the streaming-store bandwidth limit',
+    3: 'call overhead from C (f64 add, output given) and an empty level-1 hook',
+    4: 'add with an allocated output, n = 1.6e7',
+    5: 'strided input `a[::2]`, f64 add, output given',
+    6: 'broadcasting `(n/1000, 1000) + (1000,)` and `(1000, n/1000) + (1000, 1)`, f64',
+    7: '`a > b` into a given bool output',
+    8: 'int64 against uint64, the six comparisons, into a given bool output',
+    9: 'mixed add int32 + float64 -> float64, output given',
+    10: 'sum f64 / f32 / i64, min, max (whole array, 0-d result)',
+    11: 'exp, log, sin, f32 and f64, output given, both accuracy tiers',
+    12: 'sqrt f32 / f64, output given',
+    13: '`where(c, a, b)` f64 and `a[mask]` at 50 % density (results allocated)',
+    14: 'casts f64 -> i32 and i64 -> f32 into a given output',
+    15: 'sort of 1e6 random values (result allocated)',
+    16: 'argsort of 1e6 random values, and stable sort',
+    17: 'two threads against NCLib\'s own one thread, same run (wall time)',
+}
+ROW_TARGETS = {
+    1: '≤ 1.00 in cache; ≤ 0.85 (floats) and ≤ 1.00 (ints) at 1.6e7',
+    2: '≥ 85 % (NumPy reaches ≈ 70 %)',
+    3: '≤ 30 ns / ≤ 0.15 µs per call; an empty pass-through hook adds ≤ 5 ns',
+    4: '≤ 1.00 (≤ 0.70 with buffer reuse)',
+    5: '≤ 0.90',
+    6: '≤ 1.00',
+    7: '≤ 1.00',
+    8: 'exact, and ≤ 0.35 (≤ 1.1× NCLib\'s own int64-vs-int64 compare)',
+    9: '≤ 0.65',
+    10: 'sum f64 ≤ 0.50 in cache, ≤ 1.05 at 1.6e7, accuracy ≥ pairwise; min/max ≤ 1.00',
+    11: 'default (≤ 1 ulp): f32 ≤ 0.60, f64 ≤ 1.60; NCL_ACCURACY_FAST: f64 ≤ 1.00',
+    12: '≤ 0.55',
+    13: '≤ 0.25; ≤ 0.20',
+    14: '≤ 1.00; ≤ 0.30 in cache, ≤ 0.80 at 1.6e7',
+    15: '64-bit ≤ 0.20; 32-bit ≤ 0.80 (stretch ≤ 0.30)',
+    16: '≤ 0.50',
+    17: '≥ 1.7× for compute-bound ops and cache-resident sizes; ≥ 1.1× DRAM-bound',
+}
 
 
-def run_numpy_ops3(repeats, min_time):
-    """One round of OPS3_CASES on the NumPy side: {benchmark name: [ns, ...]}."""
-    import numpy as np
-    env = setup_ops3(np)
-    samples = {}
-    for name, _, stmt, _, _ in OPS3_CASES:
-        timer = timeit.Timer(stmt, timer=time.process_time, globals=env)
-        number, _ = timer.autorange()  # also the warm-up
-        number = max(1, int(number * min_time / 0.2))
-        samples[name] = [t / number * 1e9 for t in timer.repeat(repeat=repeats, number=number)]
-    return samples
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
 
+
+# ---- the libraries -------------------------------------------------------------
+
+class Params(ctypes.Structure):
+    _fields_ = [('size', ctypes.c_uint32), ('where', ctypes.c_void_p),
+                ('dtype', ctypes.c_int), ('casting', ctypes.c_int),
+                ('axes', ctypes.c_void_p), ('naxes', ctypes.c_int),
+                ('keepdims', ctypes.c_int), ('initial', ctypes.c_void_p),
+                ('kind', ctypes.c_int), ('kth', ctypes.c_int64)]
+
+
+class Call(ctypes.Structure):
+    """NclbCall of bench/ncl_bench_helper.h."""
+    _fields_ = [('kind', ctypes.c_int32), ('op', ctypes.c_int32),
+                ('a', ctypes.c_void_p), ('b', ctypes.c_void_p), ('c', ctypes.c_void_p),
+                ('out', ctypes.c_void_p), ('dtype', ctypes.c_int32),
+                ('casting', ctypes.c_int32), ('sort_kind', ctypes.c_int32),
+                ('accuracy', ctypes.c_int32), ('keep_outputs', ctypes.c_int32)]
+
+
+class Result(ctypes.Structure):
+    _fields_ = [('ns_per_call', ctypes.c_double), ('faults_per_call', ctypes.c_double)]
+
+
+class NclError(RuntimeError):
+    pass
+
+
+class Ncl:
+    """libncl.so and libncl_bench_helper.so through ctypes."""
+
+    def __init__(self, libdir):
+        vp, i32, i64 = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64
+        self.lib = lib = ctypes.CDLL(os.path.join(libdir, 'libncl.so'), mode=ctypes.RTLD_GLOBAL)
+        self.helper = helper = ctypes.CDLL(os.path.join(libdir, 'bench', 'libncl_bench_helper.so'))
+        lib.NclFromData.restype = i32
+        lib.NclFromData.argtypes = [i32, i32, ctypes.POINTER(i64), ctypes.POINTER(i64), vp,
+                                    ctypes.c_uint32, vp, vp, ctypes.POINTER(vp)]
+        lib.NclArrayRelease.argtypes = [vp]
+        lib.NclArrayRelease.restype = None
+        lib.NclLastError.restype = ctypes.c_char_p
+        lib.NclInfo.restype = i32
+        lib.NclInfo.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+        helper.nclb_time.restype = i32
+        helper.nclb_time.argtypes = [ctypes.POINTER(Call), i64, i32, ctypes.POINTER(Result)]
+        for fn in (helper.nclb_stream_add, helper.nclb_plain_add):
+            fn.restype = i32
+            fn.argtypes = [vp, vp, vp, i64, i64, i32, ctypes.POINTER(ctypes.c_double)]
+        if helper.nclb_abi_version() != HELPER_ABI:
+            raise NclError('libncl_bench_helper.so has ABI %d, this script expects %d'
+                           % (helper.nclb_abi_version(), HELPER_ABI))
+        # The thread pool is optional: without it, row 17 says so.
+        self.set_threads = getattr(lib, 'NclSetNumThreads', None)
+        if self.set_threads is not None:
+            self.set_threads.restype = i32
+            self.set_threads.argtypes = [i32]
+            self.check(self.set_threads(1), 'NclSetNumThreads(1)')
+        self.handles = []
+
+    def last_error(self):
+        m = self.lib.NclLastError()
+        return m.decode('utf-8', 'replace') if m else ''
+
+    def check(self, status, what):
+        if status != 0:
+            raise NclError('%s: status %d: %s' % (what, status, self.last_error()))
+
+    def wrap(self, arr, writeable=False):
+        """A zero-copy NclArray over a NumPy array's buffer (kept until release_all)."""
+        nd = arr.ndim
+        shape = (ctypes.c_int64 * max(nd, 1))(*arr.shape)
+        strides = (ctypes.c_int64 * max(nd, 1))(*arr.strides)
+        out = ctypes.c_void_p()
+        self.check(self.lib.NclFromData(DTYPES.index(arr.dtype.name), nd, shape, strides,
+                                        ctypes.c_void_p(arr.ctypes.data),
+                                        WRITEABLE if writeable else 0, None, None,
+                                        ctypes.byref(out)),
+                   'NclFromData(%s %s)' % (arr.dtype, arr.shape))
+        self.handles.append(out)
+        return out.value
+
+    def release_all(self):
+        for h in self.handles:
+            self.lib.NclArrayRelease(h)
+        self.handles = []
+
+    def info(self):
+        needed = ctypes.c_size_t(0)
+        self.lib.NclInfo(None, 0, ctypes.byref(needed))
+        buf = ctypes.create_string_buffer(needed.value + 1)
+        if self.lib.NclInfo(buf, len(buf), ctypes.byref(needed)) != 0:
+            return {}
+        try:
+            return json.loads(buf.value.decode('utf-8', 'replace'))
+        except ValueError:
+            return {}
+
+    def call(self, kind, op, a=None, b=None, c=None, out=None, dtype=DTYPE_DEFAULT,
+             casting=CASTING_SAME_KIND, sort_kind=SORT_DEFAULT, accuracy=-1, keep=False):
+        """An NclbCall over arrays given as NumPy arrays (wrapped here)."""
+        wr = lambda x, w=False: self.wrap(x, w) if x is not None else None
+        return Call(KIND[kind], op, wr(a), wr(b), wr(c), wr(out, True), dtype, casting,
+                    sort_kind, accuracy, 1 if keep else 0)
+
+    def sampler(self, call, clock=CLOCK_CPU, before=None):
+        """fn(k) -> ns per call, timed in C; fn.faults holds the last faults per call."""
+        res = Result()
+
+        def run(k):
+            if before is not None:
+                before()
+            self.check(self.helper.nclb_time(ctypes.byref(call), k, clock, ctypes.byref(res)),
+                       'NCLib call (kind %d, op %d)' % (call.kind, call.op))
+            run.faults = res.faults_per_call
+            return res.ns_per_call
+        run.faults = 0.0
+        return run
+
+
+def numpy_sampler(fn, clock=CLOCK_CPU):
+    """fn(k) -> ns per call of the NumPy statement fn, called from Python."""
+    timer = time.process_time if clock == CLOCK_CPU else time.perf_counter
+
+    def run(k):
+        f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        t0 = timer()
+        for _ in range(k):
+            fn()
+        t1 = timer()
+        run.faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0) / k
+        return (t1 - t0) / k * 1e9
+    run.faults = 0.0
+    return run
+
+
+# ---- measuring ---------------------------------------------------------------------
+
+class Measure:
+    def __init__(self, repeats, min_time, max_calls_kept=8):
+        self.repeats = repeats
+        self.min_time = min_time
+        self.max_calls_kept = max_calls_kept
+
+    def run(self, samplers, caps=None):
+        """Medians (ns per call) of interleaved samples of each sampler."""
+        ks = []
+        for i, f in enumerate(samplers):
+            f(1)  # warm-up: first touch of pages, lazy initialisation
+            t = f(1)
+            k = max(1, min(int(self.min_time * 1e9 / max(t, 1.0)), 10 ** 7))
+            if caps is not None and caps[i] is not None:
+                k = min(k, caps[i])
+            if k > 1:
+                f(max(1, k // 4))  # warm the caches and branch predictors at this k
+            ks.append(k)
+        samples = [[] for _ in samplers]
+        for _ in range(self.repeats):
+            for i, f in enumerate(samplers):
+                samples[i].append(f(ks[i]))
+        return [statistics.median(s) for s in samples]
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return '—'
+    if ns >= 1e6:
+        return '%.3g ms' % (ns / 1e6)
+    if ns >= 1e3:
+        return '%.3g µs' % (ns / 1e3)
+    return '%.3g ns' % ns
+
+
+def fmt_n(n):
+    return {64000: '6.4e4', 1000000: '1e6', 16000000: '1.6e7', 16: '16', 1000: '1000'}.get(n, str(n))
+
+
+class Report:
+    """Rows of the PERFORMANCE.md tables, by BENCHMARKS.md row number."""
+
+    def __init__(self):
+        self.rows = {}
+        self.extra = {}
+
+    def add(self, row, case, ncl, numpy, ratio, target, met, note=''):
+        self.rows.setdefault(row, []).append(
+            dict(case=case, ncl=ncl, numpy=numpy, ratio=ratio, target=target, met=met, note=note))
+        verdict = {True: 'met', False: 'NOT MET', None: '-'}[met]
+        log('  #%-2d %-48s %12s %12s %8s  %s' % (row, case, ncl, numpy, ratio, verdict))
+
+    def ratio_row(self, row, case, t_ncl, t_np, limit, note='', limit_text=None):
+        ratio = t_ncl / t_np
+        met = None if limit is None else ratio <= limit
+        target = limit_text or ('—' if limit is None else '≤ %.2f' % limit)
+        self.add(row, case, fmt_ns(t_ncl), fmt_ns(t_np), '%.2f' % ratio, target, met, note)
+        return ratio
+
+    def note(self, row, text):
+        self.extra.setdefault(row, []).append(text)
+
+
+# ---- data ------------------------------------------------------------------------
+
+class Data:
+    """Random inputs from fixed seeds, cached by name until clear()."""
+
+    def __init__(self, np):
+        self.np = np
+        self.cache = {}
+
+    def clear(self):
+        self.cache = {}
+
+    def get(self, dtype, n, kind='default', seed=0):
+        key = (dtype, n, kind, seed)
+        if key not in self.cache:
+            self.cache[key] = self.make(dtype, n, kind, seed)
+        return self.cache[key]
+
+    def make(self, dtype, n, kind, seed):
+        np = self.np
+        rng = np.random.default_rng(1000 + seed)
+        dt = np.dtype(dtype)
+        if kind == 'mask':
+            return rng.random(n) < 0.5
+        if kind == 'full':  # integers over their whole range
+            info = np.iinfo(dt)
+            return rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+        if kind == 'exp':
+            return rng.uniform(-20, 20, n).astype(dt)
+        if kind == 'log':
+            return rng.uniform(1e-3, 1e3, n).astype(dt)
+        if kind == 'sin':
+            return rng.uniform(-100, 100, n).astype(dt)
+        if kind == 'cast':  # in range of int32, so NumPy's cast is defined
+            return rng.uniform(-1e9, 1e9, n).astype(dt)
+        if dt.kind == 'f':
+            return rng.uniform(-1e3, 1e3, n).astype(dt)
+        return rng.integers(-10 ** 6, 10 ** 6, n, dtype=dt)
+
+
+# ---- the rows ----------------------------------------------------------------------
+
+class Bench:
+    def __init__(self, args, np):
+        self.np = np
+        self.args = args
+        self.ncl = Ncl(args.build_dir)
+        self.m = Measure(args.repeats, args.min_time)
+        self.data = Data(np)
+        self.rep = Report()
+        self.big_add = {}  # row 1's 1.6e7 medians, for row 2
+        self.skip = set(args.skip_rows or ())
+
+    def pair(self, call, np_fn, caps=None):
+        """(NCLib ns, NumPy ns, NCLib sampler, NumPy sampler) for one case."""
+        fn = self.ncl.sampler(call)
+        fp = numpy_sampler(np_fn)
+        t_ncl, t_np = self.m.run([fn, fp], caps)
+        return t_ncl, t_np, fn, fp
+
+    def done_case(self):
+        self.ncl.release_all()
+
+    def row01(self):
+        np = self.np
+        ufuncs = [('add', ADD, np.add), ('subtract', SUBTRACT, np.subtract),
+                  ('multiply', MULTIPLY, np.multiply)]
+        for n in SIZES:
+            for dt in ('float32', 'float64', 'int32', 'int64'):
+                a, b = self.data.get(dt, n, seed=1), self.data.get(dt, n, seed=2)
+                c = np.empty(n, dt)
+                for name, op, uf in ufuncs:
+                    call = self.ncl.call('binary', op, a, b, out=c)
+                    t_ncl, t_np, _, _ = self.pair(call, lambda: uf(a, b, out=c))
+                    self.done_case()
+                    if n == BIG:
+                        limit = 0.85 if dt.startswith('float') else 1.00
+                        self.big_add[(name, dt)] = (t_ncl, t_np, c.itemsize * 3)
+                    else:
+                        limit = 1.00
+                    self.rep.ratio_row(1, '%s %s, n = %s' % (name, SHORT[dt], fmt_n(n)),
+                                       t_ncl, t_np, limit)
+            self.data.clear()
+
+    def row02(self):
+        """The bandwidth limit, in the same run, and row 1's 1.6e7 cases against it."""
+        np = self.np
+        n = STREAM_N
+        a = np.full(n, 1.0)
+        b = np.full(n, 2.0)
+        c = np.zeros(n)
+        h = self.ncl.helper
+
+        def kernel(fn):
+            res = ctypes.c_double()
+
+            def run(k):
+                self.ncl.check(fn(a.ctypes.data, b.ctypes.data, c.ctypes.data, n, k, CLOCK_CPU,
+                                  ctypes.byref(res)), 'bandwidth kernel')
+                return res.value
+            return run
+        t_stream, t_plain = self.m.run([kernel(h.nclb_stream_add), kernel(h.nclb_plain_add)])
+        width = h.nclb_stream_has_nt_stores()
+        ns_per_byte = t_stream / (n * 24)
+        self.stream = dict(ns=t_stream, gbs=n * 24 / t_stream, plain_gbs=n * 24 / t_plain,
+                           width=width)
+        self.rep.note(2, 'Limit measured in this run: `c = a + b` over 16M doubles (384 MiB '
+                      'moved per pass) with %s: **%.1f GB/s** (%.3f ns per element). The same '
+                      'loop with plain stores: %.1f GB/s. A case\'s limit time is its bytes '
+                      '(two inputs read, one output written) at the streaming rate; the '
+                      'figure is limit time ÷ measured time.'
+                      % ('%d-bit non-temporal stores' % width if width else
+                         'plain stores (this build has no streaming stores)',
+                         self.stream['gbs'], t_stream / n, self.stream['plain_gbs']))
+        del a, b, c
+        for (name, dt), (t_ncl, t_np, bpe) in sorted(self.big_add.items()):
+            limit_t = BIG * bpe * ns_per_byte
+            f_ncl, f_np = limit_t / t_ncl, limit_t / t_np
+            met = f_ncl >= 0.85
+            self.rep.add(2, '%s %s, n = 1.6e7' % (name, SHORT[dt]),
+                         '%s (%.0f %%, %.1f GB/s)' % (fmt_ns(t_ncl), 100 * f_ncl, BIG * bpe / t_ncl),
+                         '%s (%.0f %%)' % (fmt_ns(t_np), 100 * f_np), '%.0f %%' % (100 * f_ncl),
+                         '≥ 85 %', met)
+        if not self.big_add:
+            self.rep.note(2, 'Row 1 did not run, so there are no 1.6e7 cases to compare.')
+
+    def row03(self):
+        """Call overhead and hooks: google-benchmark (C), NumPy from Python for scale."""
+        np = self.np
+        binary = os.path.join(self.args.build_dir, 'bench', 'bench_binary')
+        if not os.path.exists(binary):
+            self.rep.add(3, 'bench_binary not built', '—', '—', '—', ROW_TARGETS[3], False)
+            return
+        # Random interleaving makes the hook cases alternate with the plain
+        # one instead of running one after the other.
+        cmd = [binary, '--benchmark_format=json', '--benchmark_repetitions=%d' % self.args.repeats,
+               '--benchmark_min_time=%g' % max(self.args.min_time, 0.05),
+               '--benchmark_enable_random_interleaving=true']
+        env = dict(os.environ, NCL_NUM_THREADS='1')
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, check=False)
+        if proc.returncode != 0:
+            raise NclError('%s failed (%d): %s' % (binary, proc.returncode, proc.stderr[-2000:]))
+        unit = {'ns': 1.0, 'us': 1e3, 'ms': 1e6, 's': 1e9}
+        samples = {}
+        for b in json.loads(proc.stdout)['benchmarks']:
+            if b.get('run_type') != 'iteration':
+                continue
+            if b.get('error_occurred'):
+                raise NclError('%s: %s' % (b['name'], b.get('error_message')))
+            samples.setdefault(b.get('run_name', b['name']), []).append(
+                b['cpu_time'] * unit[b.get('time_unit', 'ns')])
+        med = {k: statistics.median(v) for k, v in samples.items()}
+        for n, limit in ((16, 30.0), (1000, 150.0)):
+            a = np.arange(n, dtype=np.float64)
+            b = np.arange(1, n + 1, dtype=np.float64)
+            c = np.empty(n)
+            t_np = self.m.run([numpy_sampler(lambda: np.add(a, b, out=c))])[0]
+            t = med['add_f64_out/%d' % n]
+            self.rep.add(3, 'f64 add, n = %d, per call (C)' % n, fmt_ns(t),
+                         '%s (from Python)' % fmt_ns(t_np), '%.2f' % (t / t_np),
+                         '≤ %s per call' % fmt_ns(limit), t <= limit)
+        base = med['add_f64_hooks/0']
+        for k in (1, 4):
+            t = med['add_f64_hooks/%d' % k]
+            per = (t - base) / k
+            self.rep.add(3, 'f64 add n = 16 with %d empty hook%s' % (k, 's' if k > 1 else ''),
+                         '%s (%+.2f ns per hook)' % (fmt_ns(t), per), '—',
+                         '—', '≤ 5 ns per hook', per <= 5.0)
+        self.rep.note(3, 'From google-benchmark (bench_binary, %d repetitions, random '
+                      'interleaving, median CPU time); NCLib with hooks is compared with NCLib '
+                      'without (%s per call). NumPy is timed from Python for scale only; '
+                      'its ratio is not a target.' % (self.args.repeats, fmt_ns(base)))
+
+    def row04(self):
+        np = self.np
+        n = BIG
+        for dt in ('float64', 'float32', 'int32', 'int64'):
+            a, b = self.data.get(dt, n, seed=1), self.data.get(dt, n, seed=2)
+            fresh = self.ncl.call('binary', ADD, a, b, keep=True)
+            reuse = self.ncl.call('binary', ADD, a, b)
+            f_fresh, f_reuse = self.ncl.sampler(fresh), self.ncl.sampler(reuse)
+            f_np = numpy_sampler(lambda: np.add(a, b))
+            # keep=True holds every result of a sample: at most 8 (1 GiB of f64).
+            t_fresh, t_reuse, t_np = self.m.run([f_fresh, f_reuse, f_np], [8, None, None])
+            self.done_case()
+            pages = n * a.itemsize / 4096
+            self.rep.ratio_row(4, 'add %s, output allocated, no reuse possible' % SHORT[dt],
+                               t_fresh, t_np, 1.00,
+                               note='%.0f page faults per call (NumPy %.0f)'
+                               % (f_fresh.faults, f_np.faults))
+            hit = f_reuse.faults < 0.05 * pages
+            self.rep.ratio_row(4, 'add %s, output allocated, freed and allocated again'
+                               % SHORT[dt], t_reuse, t_np, 0.70,
+                               note='%.0f page faults per call: the reuse cache was %s'
+                               % (f_reuse.faults, 'hit' if hit else 'NOT hit'))
+            self.data.clear()
+        self.rep.note(4, '"No reuse possible": every result of a sample stays alive until the '
+                      'sample ends, so each call gets a buffer no earlier call released. '
+                      '"Freed and allocated again": each result is released before the next '
+                      'call, as NumPy\'s temporaries are, so the allocator may reuse it. NumPy '
+                      'is `np.add(a, b)` in both rows. Page faults per call tell whether the '
+                      'output pages were fresh.')
+
+    def row05(self):
+        np = self.np
+        for n in SIZES:
+            a2 = self.data.get('float64', 2 * n, seed=1)
+            av = a2[::2]
+            b = self.data.get('float64', n, seed=2)
+            c = np.empty(n)
+            call = self.ncl.call('binary', ADD, av, b, out=c)
+            t_ncl, t_np, _, _ = self.pair(call, lambda: np.add(av, b, out=c))
+            self.done_case()
+            self.rep.ratio_row(5, 'add(a[::2], b) f64, n = %s' % fmt_n(n), t_ncl, t_np, 0.90)
+            self.data.clear()
+
+    def row06(self):
+        np = self.np
+        for n in SIZES:
+            m = n // 1000
+            a = self.data.get('float64', n, seed=1)
+            for label, ash, bsh in (('(n/1000, 1000) + (1000,)', (m, 1000), (1000,)),
+                                    ('(1000, n/1000) + (1000, 1)', (1000, m), (1000, 1))):
+                av = a.reshape(ash)
+                bv = self.data.get('float64', 1000, seed=2).reshape(bsh)
+                c = np.empty(ash)
+                call = self.ncl.call('binary', ADD, av, bv, out=c)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: np.add(av, bv, out=c))
+                self.done_case()
+                self.rep.ratio_row(6, '%s, n = %s' % (label, fmt_n(n)), t_ncl, t_np, 1.00)
+            self.data.clear()
+
+    def row07(self):
+        np = self.np
+        for n in SIZES:
+            for dt in ('float64', 'int64'):
+                a, b = self.data.get(dt, n, seed=1), self.data.get(dt, n, seed=2)
+                c = np.empty(n, bool)
+                call = self.ncl.call('compare', CMP_GT, a, b, out=c)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: np.greater(a, b, out=c))
+                self.done_case()
+                self.rep.ratio_row(7, 'a > b %s, n = %s' % (SHORT[dt], fmt_n(n)), t_ncl, t_np,
+                                   1.00)
+            self.data.clear()
+
+    def row08_inputs(self, n):
+        """int64 and uint64 operands where the sign and the low bits matter:
+        a quarter of the pairs equal, a quarter one apart above 2**53 (where
+        float64 cannot tell them apart), the rest over the whole ranges."""
+        np = self.np
+        rng = np.random.default_rng(8)
+        a = rng.integers(-2 ** 63, 2 ** 63 - 1, n, dtype=np.int64, endpoint=True)
+        b = rng.integers(0, 2 ** 64 - 1, n, dtype=np.uint64, endpoint=True)
+        q = n // 4
+        big = rng.integers(2 ** 60, 2 ** 62, q, dtype=np.int64)
+        a[:q] = big
+        b[:q] = big.astype(np.uint64)
+        a[q:2 * q] = big
+        b[q:2 * q] = big.astype(np.uint64) + np.uint64(1)
+        perm = rng.permutation(n)
+        return a[perm], b[perm], b[perm].astype(np.int64)  # the last: int64 with the same bits
+
+    def row08(self):
+        np = self.np
+        ufuncs = [np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal]
+        for n in SIZES:
+            a, b, b_i64 = self.row08_inputs(n)
+            c = np.empty(n, bool)
+            rng = np.random.default_rng(88)
+            idx = np.arange(n) if n <= 64000 else rng.choice(n, 100000, replace=False)
+            ai, bi = a[idx].tolist(), b[idx].tolist()  # Python ints: exact
+            for op, (name, pyop, uf) in enumerate(zip(CMP_OPS, CMP_PY, ufuncs)):
+                call = self.ncl.call('compare', op, a, b, out=c)
+                call_ii = self.ncl.call('compare', op, a, b_i64, out=c)
+                f_ncl, f_ii = self.ncl.sampler(call), self.ncl.sampler(call_ii)
+                f_np = numpy_sampler(lambda: uf(a, b, out=c))
+                t_ncl, t_np, t_ii = self.m.run([f_ncl, f_np, f_ii])
+                # Exactness: NCLib's result against Python's integers.
+                f_ncl(1)
+                got = c[idx].tolist()
+                want = [pyop(x, y) for x, y in zip(ai, bi)]
+                wrong = sum(g != w for g, w in zip(got, want))
+                np_wrong = sum(g != w for g, w in zip(uf(a[idx], b[idx]).tolist(), want))
+                self.done_case()
+                ratio, own = t_ncl / t_np, t_ncl / t_ii
+                met = wrong == 0 and ratio <= 0.35 and own <= 1.1
+                self.rep.add(8, '%s i64 vs u64, n = %s' % (name, fmt_n(n)), fmt_ns(t_ncl),
+                             fmt_ns(t_np), '%.2f (%.2f× i64-i64)' % (ratio, own),
+                             '≤ 0.35, ≤ 1.1× own, exact', met,
+                             '%s; NCLib i64-vs-i64 %s; %d checked, NCLib wrong on %d, NumPy '
+                             'on %d' % ('exact' if wrong == 0 else 'NOT EXACT', fmt_ns(t_ii),
+                                        len(idx), wrong, np_wrong))
+
+    def row09(self):
+        np = self.np
+        for n in SIZES:
+            a = self.data.get('int32', n, seed=1)
+            b = self.data.get('float64', n, seed=2)
+            c = np.empty(n)
+            call = self.ncl.call('binary', ADD, a, b, out=c)
+            t_ncl, t_np, _, _ = self.pair(call, lambda: np.add(a, b, out=c))
+            self.done_case()
+            self.rep.ratio_row(9, 'i32 + f64 -> f64, n = %s' % fmt_n(n), t_ncl, t_np, 0.65)
+            self.data.clear()
+
+    def ncl_reduce_value(self, op, a, out):
+        call = self.ncl.call('reduce', op, a, out=out)
+        self.ncl.sampler(call)(1)
+        self.done_case()
+        return out[()]
+
+    def row10(self):
+        np = self.np
+        funcs = {SUM: np.sum, MIN: np.min, MAX: np.max}
+        names = {SUM: 'sum', MIN: 'min', MAX: 'max'}
+        for n in SIZES:
+            for dt in ('float64', 'float32', 'int64'):
+                a = self.data.get(dt, n, seed=1)
+                for op in (SUM, MIN, MAX):
+                    out = np.empty((), dt)
+                    call = self.ncl.call('reduce', op, a, out=out)
+                    fn = funcs[op]
+                    t_ncl, t_np, _, _ = self.pair(call, lambda: fn(a))
+                    self.done_case()
+                    if op == SUM and dt == 'float64':
+                        limit = 1.05 if n == BIG else 0.50
+                    elif op == SUM:
+                        limit = None  # BENCHMARKS.md sets no target for these sums
+                    else:
+                        limit = 1.00
+                    self.rep.ratio_row(10, '%s %s, n = %s' % (names[op], SHORT[dt], fmt_n(n)),
+                                       t_ncl, t_np, limit,
+                                       note='' if limit is not None else 'no target; shown')
+            self.data.clear()
+        # Accuracy against math.fsum (exact, then rounded once), on sums where
+        # rounding matters: wide magnitudes of both signs.
+        rng = np.random.default_rng(10)
+        for n in (1000000, BIG):
+            for dt in ('float64', 'float32'):
+                x = (rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)).astype(dt)
+                exact = math.fsum(x.astype(np.float64).tolist())
+                got = float(self.ncl_reduce_value(SUM, x, np.empty((), dt)))
+                pairwise = float(np.sum(x))
+                e_ncl, e_np = abs(got - exact), abs(pairwise - exact)
+                ulp = float(np.spacing(np.array(exact, dt)))
+                ok = e_ncl <= e_np
+                self.rep.add(10, 'accuracy: sum %s, n = %s, |error| vs math.fsum'
+                             % (SHORT[dt], fmt_n(n)),
+                             '%.3g (%.2f ulp)' % (e_ncl, e_ncl / ulp),
+                             '%.3g (%.2f ulp, pairwise)' % (e_np, e_np / ulp), '—',
+                             '≤ pairwise', ok)
+                del x
+
+    def row11(self):
+        np = self.np
+        for n in SIZES:
+            for fname in ('exp', 'log', 'sin'):
+                uf = getattr(np, fname)
+                for dt in ('float32', 'float64'):
+                    a = self.data.get(dt, n, fname, seed=1)
+                    c = np.empty(n, dt)
+                    for acc, acc_name in ((ACCURACY_HIGH, 'HIGH'), (ACCURACY_FAST, 'FAST')):
+                        call = self.ncl.call('unary', UNARY[fname], a, out=c, accuracy=acc)
+                        t_ncl, t_np, _, _ = self.pair(call, lambda: uf(a, out=c))
+                        self.done_case()
+                        if dt == 'float32':
+                            limit, text = 0.60, None
+                            if acc == ACCURACY_FAST:
+                                text = '≤ 0.60 (as default)'
+                        else:
+                            limit = 1.60 if acc == ACCURACY_HIGH else 1.00
+                            text = None
+                        self.rep.ratio_row(11, '%s %s %s, n = %s' % (fname, SHORT[dt], acc_name,
+                                                                     fmt_n(n)),
+                                           t_ncl, t_np, limit, limit_text=text)
+            self.data.clear()
+        self.rep.note(11, 'Inputs: exp on [-20, 20], log on [1e-3, 1e3], sin on [-100, 100], '
+                      'uniform. HIGH is NCL_ACCURACY_HIGH (≤ 1 ulp, the default), FAST is '
+                      'NCL_ACCURACY_FAST (≤ 4 ulp), set with NclSetAccuracy for the timed loop. '
+                      'BENCHMARKS.md names no FAST target for f32; the default one is shown.')
+
+    def row12(self):
+        np = self.np
+        for n in SIZES:
+            for dt in ('float32', 'float64'):
+                a = self.data.get(dt, n, 'log', seed=1)
+                c = np.empty(n, dt)
+                call = self.ncl.call('unary', UNARY['sqrt'], a, out=c)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: np.sqrt(a, out=c))
+                self.done_case()
+                self.rep.ratio_row(12, 'sqrt %s, n = %s' % (SHORT[dt], fmt_n(n)), t_ncl, t_np,
+                                   0.55)
+            self.data.clear()
+
+    def row13(self):
+        np = self.np
+        for n in SIZES:
+            cond = self.data.get('bool', n, 'mask', seed=3)
+            a, b = self.data.get('float64', n, seed=1), self.data.get('float64', n, seed=2)
+            call = self.ncl.call('ternary', WHERE, cond, a, b)
+            t_ncl, t_np, _, _ = self.pair(call, lambda: np.where(cond, a, b))
+            self.done_case()
+            self.rep.ratio_row(13, 'where(c, a, b) f64, n = %s' % fmt_n(n), t_ncl, t_np, 0.25)
+            call = self.ncl.call('mask', MASK_COMPRESS, a, cond)
+            t_ncl, t_np, _, _ = self.pair(call, lambda: a[cond])
+            self.done_case()
+            self.rep.ratio_row(13, 'a[mask] f64 50 %% true, n = %s' % fmt_n(n), t_ncl, t_np, 0.20)
+            self.data.clear()
+
+    def row14(self):
+        np = self.np
+        for n in SIZES:
+            for src, dst in (('float64', 'int32'), ('int64', 'float32')):
+                a = self.data.get(src, n, 'cast', seed=1)
+                c = np.empty(n, dst)
+                call = self.ncl.call('convert', CONVERT_ASTYPE, a, out=c,
+                                     dtype=DTYPES.index(dst), casting=CASTING_UNSAFE)
+                t_ncl, t_np, _, _ = self.pair(
+                    call, lambda: np.copyto(c, a, casting='unsafe'))
+                self.done_case()
+                if src == 'float64':
+                    limit = 1.00
+                else:
+                    limit = 0.80 if n == BIG else 0.30
+                self.rep.ratio_row(14, '%s -> %s, n = %s' % (SHORT[src], SHORT[dst], fmt_n(n)),
+                                   t_ncl, t_np, limit)
+            self.data.clear()
+        self.rep.note(14, 'Both sides write a given output: NCLib NclConvert(ASTYPE, unsafe '
+                      'casting), NumPy `np.copyto(out, a, casting="unsafe")`. f64 values are '
+                      'in int32\'s range (NumPy leaves out-of-range casts undefined).')
+
+    def sort_rows(self, row, variants):
+        np = self.np
+        n = 1000000
+        for dt in ('int32', 'int64', 'float32', 'float64'):
+            a = self.data.get(dt, n, 'full' if dt.startswith('int') else 'cast', seed=1)
+            for label, op, kind, np_fn, limit, text in variants(dt):
+                call = self.ncl.call('sort', op, a, sort_kind=kind)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: np_fn(a))
+                self.done_case()
+                self.rep.ratio_row(row, '%s %s, n = 1e6' % (label, SHORT[dt]), t_ncl, t_np,
+                                   limit, limit_text=text)
+        self.data.clear()
+
+    def row15(self):
+        np = self.np
+
+        def variants(dt):
+            if dt.endswith('64'):
+                return [('sort', SORT, SORT_DEFAULT, np.sort, 0.20, None)]
+            return [('sort', SORT, SORT_DEFAULT, np.sort, 0.80, '≤ 0.80 (stretch ≤ 0.30)')]
+        self.sort_rows(15, variants)
+        self.rep.note(15, 'Integers over their whole range, floats uniform on [-1e9, 1e9]; both '
+                      'sides return a new sorted array.')
+
+    def row16(self):
+        np = self.np
+        self.sort_rows(16, lambda dt: [
+            ('argsort', ARGSORT, SORT_DEFAULT, np.argsort, 0.50, None),
+            ('stable sort', SORT, SORT_STABLE, lambda x: np.sort(x, kind='stable'), 0.50, None)])
+
+    def row17(self):
+        np = self.np
+        ncl = self.ncl
+        cases = [('exp f64, n = 1e6', 1.7, 'unary', UNARY['exp'], 1000000, 'exp'),
+                 ('sin f64, n = 1e6', 1.7, 'unary', UNARY['sin'], 1000000, 'sin'),
+                 ('sort f64, n = 1e6', 1.7, 'sort', SORT, 1000000, 'cast'),
+                 ('add f64, n = 1e6 (cache-resident)', 1.7, 'binary', ADD, 1000000, 'default'),
+                 ('add f64, n = 1.6e7 (DRAM-bound)', 1.1, 'binary', ADD, BIG, 'default')]
+        if ncl.set_threads is None:
+            for label, limit, *_ in cases:
+                self.rep.add(17, label, 'pool not built', '—', '—', '≥ %.1f×' % limit, None,
+                             'libncl.so has no NclSetNumThreads')
+            return
+        for label, limit, kind, op, n, dkind in cases:
+            a = self.data.get('float64', n, dkind, seed=1)
+            b = self.data.get('float64', n, seed=2)
+            c = np.empty(n)
+            if kind == 'unary':
+                call = ncl.call(kind, op, a, out=c)
+            elif kind == 'sort':
+                call = ncl.call(kind, op, a)
+            else:
+                call = ncl.call(kind, op, a, b, out=c)
+            f1 = ncl.sampler(call, CLOCK_WALL, lambda: ncl.check(ncl.set_threads(1), 'threads'))
+            f2 = ncl.sampler(call, CLOCK_WALL, lambda: ncl.check(ncl.set_threads(2), 'threads'))
+            t1, t2 = self.m.run([f1, f2])
+            ncl.check(ncl.set_threads(1), 'NclSetNumThreads(1)')
+            self.done_case()
+            speedup = t1 / t2
+            self.rep.add(17, label, '%s (2 threads)' % fmt_ns(t2), '%s (1 thread)' % fmt_ns(t1),
+                         '%.2f×' % speedup, '≥ %.1f×' % limit, speedup >= limit)
+            self.data.clear()
+        self.rep.note(17, 'Both columns are NCLib (NclSetNumThreads(1) / (2) before each sample, '
+                      'default threading threshold); the "ratio" is the speedup, 1-thread time ÷ '
+                      '2-thread time. Wall time: on this shared 2-core machine another process on '
+                      'the second core lowers the speedup.')
+
+
+# ---- the report ----------------------------------------------------------------------
 
 def sh(cmd, cwd=None):
     try:
         return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               universal_newlines=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return ""
+        return ''
 
 
 def machine_description():
     fields = {}
-    for line in sh(["lscpu"]).splitlines():
-        key, _, value = line.partition(":")
+    for line in sh(['lscpu']).splitlines():
+        key, _, value = line.partition(':')
         fields[key.strip()] = value.strip()
-    model = fields.get("Model name", platform.processor() or "unknown CPU")
+    model = fields.get('Model name', platform.processor() or 'unknown CPU')
     try:
-        cores = int(fields["Core(s) per socket"]) * int(fields.get("Socket(s)", "1"))
+        cores = int(fields['Core(s) per socket']) * int(fields.get('Socket(s)', '1'))
     except (KeyError, ValueError):
         cores = None
-    threads = os.cpu_count()
     text = model
     if cores:
-        text += ", %d core%s" % (cores, "" if cores == 1 else "s")
-    if threads:
-        text += " (%d hardware thread%s)" % (threads, "" if threads == 1 else "s")
-    return text
+        text += ', %d core%s' % (cores, '' if cores == 1 else 's')
+    if os.cpu_count():
+        text += ' (%d hardware threads)' % os.cpu_count()
+    flags = fields.get('Flags', '').split()
+    wanted = [f for f in flags if f in ('sse4_2', 'avx', 'avx2', 'fma') or f.startswith('avx512')]
+    return text, ' '.join(wanted) or 'none of sse4_2/avx/avx2/avx512'
 
 
 def compiler_description(build_dir):
-    cache = os.path.join(build_dir, "CMakeCache.txt") if build_dir else ""
-    compiler, build_type = "", ""
-    if cache and os.path.exists(cache):
+    cache = os.path.join(build_dir, 'CMakeCache.txt')
+    compiler, build_type = '', ''
+    if os.path.exists(cache):
         with open(cache) as f:
             for line in f:
-                if line.startswith("CMAKE_C_COMPILER:"):
-                    compiler = line.split("=", 1)[1].strip()
-                elif line.startswith("CMAKE_BUILD_TYPE:"):
-                    build_type = line.split("=", 1)[1].strip()
-    version = sh([compiler, "--version"]).splitlines()[0] if compiler else ""
-    return version or "unknown compiler", build_type or "unknown"
+                if line.startswith('CMAKE_C_COMPILER:'):
+                    compiler = line.split('=', 1)[1].strip()
+                elif line.startswith('CMAKE_BUILD_TYPE:'):
+                    build_type = line.split('=', 1)[1].strip()
+    version = sh([compiler, '--version']).splitlines()[0] if compiler else ''
+    return version or 'unknown compiler', build_type or 'unknown'
 
 
-def fmt_ns(ns):
-    if ns >= 1e6:
-        return "%.3g ms" % (ns / 1e6)
-    if ns >= 1e3:
-        return "%.3g µs" % (ns / 1e3)
-    return "%.3g ns" % ns
+def read_notes(path):
+    """bench/notes.md: '## <row>' headings, each followed by its text."""
+    notes, row = {}, None
+    if not os.path.exists(path):
+        return notes
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'^##\s+(\d+)\b', line)
+            if m:
+                row = int(m.group(1))
+                notes[row] = []
+            elif row is not None:
+                notes[row].append(line.rstrip('\n'))
+    return {k: '\n'.join(v).strip() for k, v in notes.items()}
+
+
+def gbench_summary(path):
+    """One line about the brief google-benchmark run of bench_rows, if any."""
+    if not path or not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except ValueError:
+        return 'the JSON output could not be read'
+    ran = skipped = 0
+    reasons = set()
+    for b in data.get('benchmarks', []):
+        if b.get('error_occurred'):
+            skipped += 1
+            reasons.add(b.get('error_message', '?'))
+        else:
+            ran += 1
+    text = '%d cases ran' % ran
+    if skipped:
+        text += ', %d skipped (%s)' % (skipped, '; '.join(sorted(reasons)))
+    return text
+
+
+def write_report(bench, args, header, notes, gbench):
+    rep = bench.rep
+    out = ['# NCLib performance', '',
+           'Generated by `tools/bench.sh` (bench/numpy_side_by_side.py); do not edit by hand. '
+           'Targets are those of BENCHMARKS.md; ratios are NCLib time ÷ NumPy time (lower is '
+           'better) unless a row says otherwise. A target not met is marked **NOT MET**, '
+           'with what was tried (bench/notes.md).', '',
+           '| | |', '|---|---|']
+    for k, v in header:
+        out.append('| %s | %s |' % (k, v))
+    out.append('')
+    total = met = 0
+    failing = []
+    for row in sorted(ROW_TITLES):
+        items = rep.rows.get(row)
+        if not items and row not in rep.extra:
+            continue
+        out.append('## %d. %s' % (row, ROW_TITLES[row]))
+        out.append('')
+        out.append('Target: %s.' % ROW_TARGETS[row])
+        out.append('')
+        for text in rep.extra.get(row, []):
+            out.append(text)
+            out.append('')
+        if items:
+            has_notes = any(i['note'] for i in items)
+            out.append('| case | NCLib | NumPy | ratio | target | |' + (' note |' if has_notes else ''))
+            out.append('|---|---|---|---|---|---|' + ('---|' if has_notes else ''))
+            for i in items:
+                verdict = {True: 'met', False: '**NOT MET**', None: ''}[i['met']]
+                line = '| %s | %s | %s | %s | %s | %s |' % (i['case'], i['ncl'], i['numpy'],
+                                                           i['ratio'], i['target'], verdict)
+                if has_notes:
+                    line += ' %s |' % i['note']
+                out.append(line)
+                if i['met'] is not None:
+                    total += 1
+                    met += bool(i['met'])
+            out.append('')
+        if items and any(i['met'] is False for i in items):
+            failing.append(row)
+            out.append('What was tried (bench/notes.md): %s'
+                       % (notes.get(row) or 'nothing recorded yet.'))
+            out.append('')
+    out.append('## Summary')
+    out.append('')
+    out.append('%d of %d targeted cases met. Rows with a case NOT MET: %s.'
+               % (met, total, ', '.join('#%d' % r for r in failing) or 'none'))
+    if gbench:
+        out.append('')
+        out.append('google-benchmark cases (bench_rows, brief run by tools/bench.sh): %s.' % gbench)
+    return '\n'.join(out) + '\n'
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(here)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bench-binary", required=True, help="path of bench_binary")
-    ap.add_argument("--bench-ops3", help="path of bench_ops3 (default: next to bench_binary, "
-                    "if built there)")
-    ap.add_argument("--build-dir", help="its CMake build directory (for the compiler line)")
-    ap.add_argument("--output", help="write the Markdown report here (else stdout only)")
-    ap.add_argument("--repeats", type=int, default=7, help="samples per case per round (>= 7)")
-    ap.add_argument("--rounds", type=int, default=2, help="alternating NCLib/NumPy rounds")
-    ap.add_argument("--min-time", type=float, default=0.1, help="seconds per sample")
+    ap.add_argument('--build-dir', required=True,
+                    help='CMake build directory holding libncl.so and bench/')
+    ap.add_argument('--output', help='write the Markdown report here (else stdout only)')
+    ap.add_argument('--repeats', type=int, default=7, help='samples per side per case (>= 7)')
+    ap.add_argument('--min-time', type=float, default=0.03, help='seconds per sample (at least)')
+    ap.add_argument('--rows', type=int, nargs='*', help='only these rows (default: all)')
+    ap.add_argument('--skip-rows', type=int, nargs='*', help='leave these rows out')
+    ap.add_argument('--gbench-json', help='JSON of the brief bench_rows run, summarised')
+    ap.add_argument('--command', help='the command line to print in the report')
     args = ap.parse_args()
     if args.repeats < 7:
-        ap.error("--repeats must be at least 7")
+        ap.error('--repeats must be at least 7')
+    # Before the library is loaded: single-threaded unless a row says otherwise.
+    os.environ['NCL_NUM_THREADS'] = '1'
 
     import numpy as np
 
-    ops3 = args.bench_ops3 or os.path.join(os.path.dirname(args.bench_binary), "bench_ops3")
-    if not os.path.exists(ops3):
-        if args.bench_ops3:
-            sys.exit("%s: no such file" % ops3)
-        ops3 = None
-
+    started = time.time()
     load_before = os.getloadavg()
-    ncl, numpy_samples, context = {}, {}, {}
-    numpy_ops3 = {}
-    for r in range(args.rounds):
-        print("round %d/%d: NCLib ..." % (r + 1, args.rounds), file=sys.stderr, flush=True)
-        s, context = run_ncl(args.bench_binary, args.repeats, args.min_time)
-        for k, v in s.items():
-            ncl.setdefault(k, []).extend(v)
-        if ops3:
-            for k, v in run_ncl(ops3, args.repeats, args.min_time)[0].items():
-                ncl.setdefault(k, []).extend(v)
-        print("round %d/%d: NumPy ..." % (r + 1, args.rounds), file=sys.stderr, flush=True)
-        for k, v in run_numpy(args.repeats, args.min_time).items():
-            numpy_samples.setdefault(k, []).extend(v)
-        if ops3:
-            for k, v in run_numpy_ops3(args.repeats, args.min_time).items():
-                numpy_ops3.setdefault(k, []).extend(v)
+    bench = Bench(args, np)
+    rows = args.rows or sorted(ROW_TITLES)
+    if 2 in rows and 1 not in rows:
+        rows = [1] + rows  # row 2 is row 1's big cases against the limit
+    for row in rows:
+        if row in bench.skip:
+            continue
+        log('row %d: %s' % (row, ROW_TITLES[row]))
+        getattr(bench, 'row%02d' % row)()
+        bench.data.clear()
+    load_after = os.getloadavg()
+    elapsed = time.time() - started
 
-    def ncl_median(name):
-        if name not in ncl:
-            sys.exit("bench_binary reported no case named %s" % name)
-        return statistics.median(ncl[name])
-
-    rows = []
-    all_met = True
-    for n in SIZES:
-        t_ncl = ncl_median("add_f64_out/%d" % n)
-        t_np = statistics.median(numpy_samples[n])
-        ratio = t_ncl / t_np
-        if n in CALL_TARGET_NS:
-            target = "≤ %s per call (#3)" % fmt_ns(CALL_TARGET_NS[n])
-            met = t_ncl <= CALL_TARGET_NS[n]
-        else:
-            target = "≤ %.2f× NumPy (#1)" % RATIO_TARGET[n]
-            met = ratio <= RATIO_TARGET[n]
-        all_met &= met
-        gbs = n * 24 / t_ncl  # bytes per ns == GB/s
-        rows.append(("f64 add, n = %d, out given" % n, fmt_ns(t_ncl),
-                     "%s (%.2f ns/elem, %.1f GB/s)" % (fmt_ns(t_ncl), t_ncl / n, gbs)
-                     if n >= 1000 else fmt_ns(t_ncl),
-                     fmt_ns(t_np), "%.2f" % ratio, target, "met" if met else "NOT MET"))
-
-    base = ncl_median("add_f64_hooks/0")
-    hook_rows = []
-    for k in HOOK_COUNTS[1:]:
-        t = ncl_median("add_f64_hooks/%d" % k)
-        per_hook = (t - base) / k
-        hook_rows.append((k, t, per_hook))
-    per_hook_best = hook_rows[-1][2]  # the k = 4 estimate averages out the most noise
-    hook_met = per_hook_best <= HOOK_TARGET_NS
-    all_met &= hook_met
-
-    ops3_rows = []
-    for name, label, stmt, target, ref in (OPS3_CASES if ops3 else ()):
-        t_ncl = ncl_median(name)
-        t_np = statistics.median(numpy_ops3[name])
-        ratio = t_ncl / t_np
-        if target is None:
-            target_text, verdict = "(%s)" % ref, ""
-        else:
-            met = ratio <= target
-            all_met &= met
-            target_text, verdict = "≤ %.2f× NumPy (%s)" % (target, ref), "met" if met else "NOT MET"
-        ops3_rows.append((label, fmt_ns(t_ncl), "`%s`: %s" % (stmt, fmt_ns(t_np)),
-                          "%.2f" % ratio, target_text, verdict))
-
-    commit = sh(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo) or "unknown"
-    if sh(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo):
-        commit += " (with uncommitted changes)"
+    machine, flags = machine_description()
     compiler, build_type = compiler_description(args.build_dir)
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-    out = []
-    out.append("# NCLib performance")
-    out.append("")
-    out.append("Generated by `tools/bench.sh` (bench/numpy_side_by_side.py); do not edit by hand.")
-    out.append("Targets are those of BENCHMARKS.md (#1 in-cache ratio, #3 call overhead);")
-    out.append("ratios are NCLib time ÷ NumPy time, lower is better.")
-    out.append("")
-    out.append("| | |")
-    out.append("|---|---|")
-    out.append("| machine | %s |" % machine_description())
-    out.append("| commit | `%s` |" % commit)
-    out.append("| date | %s |" % now)
-    out.append("| NCLib build | %s, %s, single thread (`NCL_NUM_THREADS=1`) |" % (build_type, compiler))
-    out.append("| NumPy | %s on Python %s (`np.add(a, b, out=c)`, called from Python) |"
-               % (np.__version__, platform.python_version()))
-    out.append("| google-benchmark | library built as %s; CPU scaling %s |"
-               % (context.get("library_build_type", "?"),
-                  "enabled" if context.get("cpu_scaling_enabled") else "disabled/unknown"))
-    out.append("| method | %d alternating rounds (NCLib, NumPy, ...) × %d samples of ≥ %g s "
-               "per case; medians of process CPU time |" % (args.rounds, args.repeats, args.min_time))
-    out.append("| load average | %.2f before, %.2f after (1 min) |"
-               % (load_before[0], os.getloadavg()[0]))
-    out.append("")
-    out.append("## f64 add, output given")
-    out.append("")
-    out.append("| case | NCLib | NumPy | ratio | target | |")
-    out.append("|---|---|---|---|---|---|")
-    for name, _, ncl_text, np_text, ratio, target, met in rows:
-        out.append("| %s | %s | %s | %s | %s | %s |" % (name, ncl_text, np_text, ratio, target, met))
-    out.append("")
-    out.append("## Empty pass-through level-1 hooks (f64 add, n = 16)")
-    out.append("")
-    out.append("Each hook only calls `NclBinaryNext`; the cost per hook is "
-               "(time with k hooks − time with none) ÷ k.")
-    out.append("")
-    out.append("| hooks in front of Binary | NCLib per call | per hook |")
-    out.append("|---|---|---|")
-    out.append("| 0 | %s | — |" % fmt_ns(base))
-    for k, t, per_hook in hook_rows:
-        out.append("| %d | %s | %.2f ns |" % (k, fmt_ns(t), per_hook))
-    out.append("")
-    out.append("Target (#3): an empty hook adds ≤ %.0f ns: %.2f ns per hook (from 4 hooks): **%s**."
-               % (HOOK_TARGET_NS, per_hook_best, "met" if hook_met else "NOT MET"))
-    out.append("")
-    if ops3_rows:
-        out.append("## Reduce, Sort, Ternary and Mask (n = 1e6)")
-        out.append("")
-        out.append("NCLib through bench_ops3; reductions write a given 0-d result, the others "
-                   "allocate theirs, as the NumPy statement does.")
-        out.append("")
-        out.append("| case | NCLib | NumPy | ratio | target | |")
-        out.append("|---|---|---|---|---|---|")
-        for row in ops3_rows:
-            out.append("| %s | %s | %s | %s | %s | %s |" % row)
-        out.append("")
-    out.append("Overall: %s." % ("every target here is met" if all_met else
-                                 "**some targets are NOT MET** (see the tables)"))
-    text = "\n".join(out) + "\n"
-
+    info = bench.ncl.info()
+    isa = info.get('isa')
+    if isinstance(isa, (dict, list)):
+        isa = json.dumps(isa)
+    commit = sh(['git', 'describe', '--always', '--dirty'], cwd=REPO) or 'unknown'
+    header = [
+        ('machine', machine),
+        ('CPU flags (subset)', flags),
+        ('NCLib commit', '`%s`' % commit),
+        ('date', datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')),
+        ('NCLib build', '%s, %s' % (build_type, compiler)),
+        ('ISA variant NCLib chose', '`%s`' % isa if isa else 'not reported (NclInfo has no "isa")'),
+        ('threads', 'one (NCL_NUM_THREADS=1%s), except row 17'
+         % (', NclSetNumThreads(1)' if bench.ncl.set_threads else '; no thread pool in this '
+            'build')),
+        ('NumPy', '%s on Python %s, single-threaded' % (np.__version__, platform.python_version())),
+        ('method', '%d interleaved samples per side (NCLib, NumPy, ...) of ≥ %g s after a '
+         'warm-up; medians of process CPU time (row 17: wall time)'
+         % (args.repeats, args.min_time)),
+        ('load average (1, 5, 15 min)', 'start %.2f %.2f %.2f; end %.2f %.2f %.2f'
+         % (load_before + load_after)),
+        ('duration of the side-by-side run', '%.0f s' % elapsed),
+        ('command', '`%s`' % (args.command or ' '.join([sys.executable] + sys.argv))),
+    ]
+    text = write_report(bench, args, header, read_notes(os.path.join(HERE, 'notes.md')),
+                        gbench_summary(args.gbench_json))
     print(text)
     if args.output:
-        with open(args.output, "w") as f:
+        with open(args.output, 'w') as f:
             f.write(text)
-        print("wrote %s" % args.output, file=sys.stderr)
+        log('wrote %s' % args.output)
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()
