@@ -597,9 +597,13 @@ typedef struct red_walk {
 
 static void walk_init(red_walk *g, const red_plan *p, const char *ip, const char *wp)
 {
+    /* Without a where mask the mask pointer still steps, by zero: it points
+       at a byte of its own, as arithmetic on a null pointer is undefined
+       even by zero. */
+    static const char no_mask = 0;
     for (int i = 0; i < p->nr; i++) g->idx[i] = 0;
     g->ip = ip;
-    g->wp = wp;
+    g->wp = wp != NULL ? wp : &no_mask;
 }
 
 static void copy_strided(char *dst, const char *src, int64_t step, int64_t m, size_t sz)
