@@ -238,7 +238,13 @@ static void plan_release(sort_plan *pl, NclStatus st)
 static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *base, int worker,
                             int *fpe)
 {
-    char *g = base, *obuf = base + round64(pl->gbytes), *work = obuf + round64(pl->obytes);
+    /* base is NULL when the call needs no scratch at all (then no part of
+       it is used): null pointer arithmetic is undefined even by zero. */
+    char *g = base, *obuf = base, *work = base;
+    if (base != NULL) {
+        obuf = base + round64(pl->gbytes);
+        work = obuf + round64(pl->obytes);
+    }
     ncl_sort_aux aux = {pl->wbytes ? work : NULL, pl->wbytes, pl->kind, pl->kth};
     NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, s0, fpe, &aux,
                        NCL_ACCURACY_HIGH};
