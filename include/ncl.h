@@ -12,6 +12,7 @@
 #include "ncl/params.h"
 #include "ncl/list.h"
 #include "ncl/fpe.h"
+#include "ncl/threads.h"
 #include "ncl/memory.h"
 #include "ncl/create.h"
 #include "ncl/convert.h"

@@ -3,7 +3,7 @@
  * ledger.c, api.c) share beyond ncl_internal.h: the one writer lock of both
  * levels of chains, the bookkeeping every node keeps in its priv[] words,
  * list surgery in publication order, and the internal insertion and removal
- * of the library's own hooks (the ledger today, the threader later).
+ * of the library's own hooks (the ledger, the threader).
  *
  * Readers never take a lock: they load next pointers with acquire order
  * inside an RCU read-side section. Writers hold the writer lock while they
@@ -58,6 +58,8 @@ enum {
     NCL_NODE_PENDING = 2,  /* unlinked; a grace period has not yet passed */
     NCL_NODE_BUILTIN = 4,  /* the library's own: users cannot unhook it */
     NCL_NODE_KERNEL = 8,   /* an NclKernelNode (level 2) */
+    NCL_NODE_REMOVABLE = 16, /* a built-in node users may unhook (the threader);
+                                NclHooksReset links it again */
     NCL_NODE_SUB_SHIFT = 8
 };
 
@@ -143,6 +145,11 @@ NclStatus ncl_hook_builtin_insert(const char *who, NclSubsystem s, NclHook *node
 /* Removes the library's own level-1 nodes (those linked) with one grace
    period; NCL_ERR_HOOK from inside a call. */
 NclStatus ncl_hook_builtin_remove(const char *who, NclHook *const *nodes, int n);
+
+/* The threader's node in s's chain (every built subsystem has one), and
+   whether n is one of the threader's nodes. */
+NclHook *ncl_threader_node(NclSubsystem s);
+int ncl_is_threader(const NclListHead *n);
 
 /* Whether subsystem s has a level-1 chain in this build. */
 int ncl_subsystem_built(NclSubsystem s);

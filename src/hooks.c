@@ -31,21 +31,152 @@
 #include <string.h>
 #include "hook_chain.h"
 
+/* ---- what liburcu does not do by itself ------------------------------------ */
+
+/* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not built
+   with it), so a writer that reuses or frees a node once NclApiUnhook has
+   returned would look like a race with the calls that left the node before.
+   The end of every read-side section releases, and the end of every grace
+   period acquires, one token: the order RCU guarantees, told to TSan. */
+#if defined(__SANITIZE_THREAD__)
+#  define NCL_TSAN_RCU 1
+#elif defined(__has_feature)
+#  if __has_feature(thread_sanitizer)
+#    define NCL_TSAN_RCU 1
+#  endif
+#endif
+#ifdef NCL_TSAN_RCU
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char grace_token;
+#  define READER_DONE() __tsan_release(&grace_token)
+#  define GRACE_DONE() __tsan_acquire(&grace_token)
+#else
+#  define READER_DONE() ((void)0)
+#  define GRACE_DONE() ((void)0)
+#endif
+
+/* fork(): liburcu-bp asks programs to call its fork handlers. Without them
+   the child keeps the parent's reader registry (a thread that was inside a
+   call when another forked would make every grace period in the child wait
+   for ever) and has no call_rcu thread (deferred removals in the child
+   would never be reclaimed). call_rcu's prepare handler must run first (it
+   waits for the call_rcu thread, which may hold the grace-period lock that
+   urcu_bp_before_fork takes): prepare handlers run in the reverse order of
+   registration. A fork therefore waits for a grace period in progress. */
+__attribute__((constructor)) static void hooks_atfork(void)
+{
+    (void)pthread_atfork(urcu_bp_before_fork, urcu_bp_after_fork_parent, urcu_bp_after_fork_child);
+    (void)pthread_atfork(urcu_bp_call_rcu_before_fork, urcu_bp_call_rcu_after_fork_parent,
+                         urcu_bp_call_rcu_after_fork_child);
+}
+
 /* ---- the chains ------------------------------------------------------------ */
 
 static NclHook default_hooks[NCL_SUBSYSTEM_COUNT];
+static NclHook threader_hooks[NCL_SUBSYSTEM_COUNT];
 
+/* Each chain starts as head -> threader -> default -> head. */
 NclListHead ncl_hook_heads[NCL_SUBSYSTEM_COUNT] = {
 #define NCL_X_(S, f) \
-    [NCL_SUBSYSTEM_##S] = { &default_hooks[NCL_SUBSYSTEM_##S].list, &default_hooks[NCL_SUBSYSTEM_##S].list },
+    [NCL_SUBSYSTEM_##S] = { &threader_hooks[NCL_SUBSYSTEM_##S].list, &default_hooks[NCL_SUBSYSTEM_##S].list },
     NCL_BUILT_SUBSYSTEMS(NCL_X_)
 #undef NCL_X_
 };
 
+/* The threader (pool.h): marks the call as one that may be split across
+   the pool, for as long as the rest of the chain runs. Unhooked, every call
+   stays on its thread. It calls the next node directly rather than through
+   NclXxxNext: it is never last, and this keeps it to a few instructions. */
+#define THREADER(f, call)                            \
+    ncl_thread_state *t = &ncl_tls;                  \
+    const unsigned char old = t->split;              \
+    t->split = 1;                                    \
+    NclHook *h = NCL_CONTAINER_OF(__atomic_load_n(&self->list.next, __ATOMIC_ACQUIRE), NclHook, list); \
+    NclStatus st = h->fn.f call;                     \
+    t->split = old;                                  \
+    return st;
+
+static NclStatus thr_info(NclHook *self, NclInfoWriter *w) { THREADER(info, (h, w)) }
+static NclStatus thr_create(NclHook *self, NclCreateOp op, const NclCreateParams *p, NclArray **out)
+{
+    THREADER(create, (h, op, p, out))
+}
+static NclStatus thr_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
+                             const NclParams *params)
+{
+    THREADER(convert, (h, op, a, out, params))
+}
+static NclStatus thr_compare(NclHook *self, NclCompareOp op, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *params)
+{
+    THREADER(compare, (h, op, a, b, out, params))
+}
+static NclStatus thr_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
+                             const NclParams *params)
+{
+    THREADER(isunary, (h, op, a, out, params))
+}
+static NclStatus thr_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
+                           const NclParams *params)
+{
+    THREADER(unary, (h, op, a, out, params))
+}
+static NclStatus thr_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                            NclArray **out, const NclParams *params)
+{
+    THREADER(binary, (h, op, a, b, out, params))
+}
+static NclStatus thr_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, const NclArray *b,
+                             const NclArray *c, NclArray **out, const NclParams *params)
+{
+    THREADER(ternary, (h, op, a, b, c, out, params))
+}
+static NclStatus thr_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
+                            const NclParams *params)
+{
+    THREADER(reduce, (h, op, a, out, params))
+}
+static NclStatus thr_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                          const NclParams *params)
+{
+    THREADER(sort, (h, op, a, out, params))
+}
+static NclStatus thr_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
+                          NclArray **out, const NclParams *params)
+{
+    THREADER(mask, (h, op, a, b, out, params))
+}
+#undef THREADER
+
+#define NCL_THREADER_NAME "ncl.threader"
+
+static NclHook threader_hooks[NCL_SUBSYSTEM_COUNT] = {
+#define NCL_X_(S, f)                                                                           \
+    [NCL_SUBSYSTEM_##S] = {                                                                    \
+        .list = { &default_hooks[NCL_SUBSYSTEM_##S].list, &ncl_hook_heads[NCL_SUBSYSTEM_##S] },\
+        .name = NCL_THREADER_NAME,                                                             \
+        .user = NULL,                                                                          \
+        .fn.f = thr_##f,                                                                       \
+        .priv = { NCL_NODE_STATE_INIT(NCL_NODE_LINKED | NCL_NODE_BUILTIN | NCL_NODE_REMOVABLE, \
+                                      NCL_SUBSYSTEM_##S),                                      \
+                  &ncl_hook_heads[NCL_SUBSYSTEM_##S] },                                        \
+    },
+    NCL_BUILT_SUBSYSTEMS(NCL_X_)
+#undef NCL_X_
+};
+
+NclHook *ncl_threader_node(NclSubsystem s) { return &threader_hooks[s]; }
+
+int ncl_is_threader(const NclListHead *n)
+{
+    return (uintptr_t)n - (uintptr_t)threader_hooks < sizeof threader_hooks;
+}
+
 static NclHook default_hooks[NCL_SUBSYSTEM_COUNT] = {
 #define NCL_X_(S, f)                                                                           \
     [NCL_SUBSYSTEM_##S] = {                                                                    \
-        .list = { &ncl_hook_heads[NCL_SUBSYSTEM_##S], &ncl_hook_heads[NCL_SUBSYSTEM_##S] },    \
+        .list = { &ncl_hook_heads[NCL_SUBSYSTEM_##S], &threader_hooks[NCL_SUBSYSTEM_##S].list },\
         .name = "ncl_default_" #f,                                                             \
         .user = NULL,                                                                          \
         .fn.f = ncl_default_##f,                                                               \
@@ -91,6 +222,7 @@ NCL_INLINE NclStatus call_leave(ncl_thread_state *t, NclStatus st, NclSubsystem 
     if (--t->depth != 0) return st;
     /* Unlock before the error callback runs: it may call NclApiUnhook. */
     urcu_bp_read_unlock();
+    READER_DONE();
     int flags = t->fpe_flags;
     t->fpe_last = flags;
     if (NCL_LIKELY(flags == 0)) return st;
@@ -129,6 +261,7 @@ void ncl_hooks_read_enter(void)
 void ncl_hooks_read_leave(void)
 {
     urcu_bp_read_unlock();
+    READER_DONE();
     walk_depth--;
 }
 
@@ -337,7 +470,11 @@ static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;
 void ncl_hooks_lock(void) { pthread_mutex_lock(&writer_lock); }
 void ncl_hooks_unlock(void) { pthread_mutex_unlock(&writer_lock); }
 
-void ncl_rcu_synchronize(void) { urcu_bp_synchronize_rcu(); }
+void ncl_rcu_synchronize(void)
+{
+    urcu_bp_synchronize_rcu();
+    GRACE_DONE();
+}
 
 int ncl_list_contains(const NclListHead *head, const NclListHead *node)
 {
@@ -492,7 +629,7 @@ static NclStatus check_removable(const char *who, const NclListHead *node, int k
         return ncl_error(NCL_ERR_HOOK, "%s(\"%s\"): the node is a %s node; remove it with %s", who,
                          name, kernel ? "level-1 (NclHook)" : "kernel (NclKernelNode)",
                          kernel ? "NclApiUnhook" : "NclKernelUnhook");
-    if (state & NCL_NODE_BUILTIN)
+    if ((state & NCL_NODE_BUILTIN) && !(state & NCL_NODE_REMOVABLE))
         return ncl_error(NCL_ERR_HOOK, "%s(\"%s\"): the node is one of NCLib's built-in nodes%s",
                          who, name,
                          (state & NCL_NODE_KERNEL) ? "" : " (the ledger is removed with NclLedgerEnable(0))");
@@ -543,6 +680,7 @@ NCL_INLINE struct rcu_head *rcu_of(NclListHead *node)
 /* Runs on liburcu's call_rcu thread once no reader can be inside the node. */
 static void deferred_reclaim(struct rcu_head *rh)
 {
+    GRACE_DONE();
     NclListHead *node =
         (NclListHead *)(void *)((char *)rh - NCL_NODE_PRIV_OFFSET - NCL_NODE_RCU * sizeof(void *));
     /* The acquire load pairs with the release store that marked the node
@@ -659,6 +797,18 @@ NclStatus NclHooksReset(void)
         }
     }
     ncl_kernel_retire_user_hooks(&batch);
+    /* The threader comes back, just in front of the default, where a user
+       removed it (not while its removal is still pending). */
+    for (int s = 0; s < NCL_SUBSYSTEM_COUNT; s++) {
+        if (!ncl_subsystem_built((NclSubsystem)s)) continue;
+        NclListHead *n = &threader_hooks[s].list;
+        if (ncl_node_state(n) & (NCL_NODE_LINKED | NCL_NODE_PENDING)) continue;
+        NclListHead *def = &default_hooks[s].list;
+        ncl_node_priv(n)[NCL_NODE_OWNER] = &ncl_hook_heads[s];
+        ncl_node_set_state(n, NCL_NODE_LINKED | NCL_NODE_BUILTIN | NCL_NODE_REMOVABLE |
+                                  ((uintptr_t)s << NCL_NODE_SUB_SHIFT));
+        ncl_list_link(n, def->prev, def);
+    }
     ncl_hooks_unlock();
     if (batch == NULL) return NCL_OK;
     ncl_rcu_synchronize();
@@ -684,4 +834,15 @@ NclStatus NclHooksWalk(NclSubsystem s,
     }
     ncl_hooks_read_leave();
     return NCL_OK;
+}
+
+/* ---- unloading ------------------------------------------------------------------------- */
+
+/* dlclose: deferred reclaims still queued on liburcu's call_rcu thread
+   would run deferred_reclaim after this library's code is unmapped. Wait
+   for them (not from inside a call, where the grace period would wait for
+   this thread). */
+__attribute__((destructor)) static void hooks_fini(void)
+{
+    if (!ncl_hooks_in_reader()) urcu_bp_barrier();
 }

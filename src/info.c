@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hook_chain.h"
+#include "pool.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #  include <cpuid.h>
@@ -447,6 +448,7 @@ static void put_chain_names(strbuf *b, const NclListHead *head)
     int first = 1;
     for (const NclListHead *n = __atomic_load_n(&head->next, __ATOMIC_ACQUIRE); n != head;
          n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE)) {
+        if (ncl_is_threader(n)) continue; /* reported under "threads" */
         if (!first) sb_put(b, ",", 1);
         first = 0;
         sb_json_string(b, ncl_hook_name(NCL_CONTAINER_OF(n, const NclHook, list)->name));
@@ -527,7 +529,14 @@ NclStatus ncl_default_info(NclHook *self, NclInfoWriter *w)
     }
     if (st != NCL_OK) return st;
 
-    if ((st = NclInfoAddJson(w, "threads", "{\"count\":1}")) != NCL_OK) return st;
+    int nthreads, running;
+    int64_t threshold;
+    ncl_pool_info(&nthreads, &threshold, &running);
+    sb_putf(&b, "{\"count\":%d,\"threshold\":%lld,\"pool_running\":%s,\"threader\":%s}",
+            nthreads, (long long)threshold, running ? "true" : "false",
+            ncl_node_state(&ncl_threader_node(NCL_SUBSYSTEM_BINARY)->list) & NCL_NODE_LINKED
+                ? "true" : "false");
+    if ((st = add_built(w, "threads", &b)) != NCL_OK) return st;
     if (m->topo_ok)
         sb_putf(&b, "{\"packages\":%d,\"cores\":%d,\"pus\":%d,\"numa_nodes\":%d}", m->packages,
                 m->cores, m->pus, m->numa_nodes);

@@ -54,6 +54,9 @@ typedef struct ncl_call_record {
    function that touches it). */
 typedef struct ncl_thread_state {
     int depth;                   /* public calls this thread is inside */
+    unsigned char split;         /* the call was entered through the threader (pool.c) */
+    unsigned char in_pool;       /* running a share of a split call: nested calls stay
+                                    on this thread */
     int fpe_flags;               /* flags raised by the current top-level call */
     int fpe_last;                /* flags of the last finished top-level call */
     unsigned char errmode[4];    /* NclErrMode per category bit 0..3 */

@@ -15,6 +15,7 @@
 #include "params.h"
 #include "list.h"
 #include "fpe.h"
+#include "threads.h"
 #include "memory.h"
 #include "hooks.h"
 
@@ -146,7 +147,10 @@ NCL_BEGIN_DECLS
     X(NclStatus, SortNext, (NclHook *self, NclSortOp op, const NclArray *a, NclArray **out, \
                             const NclParams *params))                                      \
     X(NclStatus, MaskNext, (NclHook *self, NclMaskOp op, const NclArray *a,                \
-                            const NclArray *b, NclArray **out, const NclParams *params))
+                            const NclArray *b, NclArray **out, const NclParams *params))   \
+    X(NclStatus, SetNumThreads, (int n))                                                   \
+    X(int, GetNumThreads, (void))                                                          \
+    X(NclStatus, SetThreadingThreshold, (int64_t elements))
 
 typedef struct NclApi {
     uint32_t abi_version;  /* NCL_ABI_VERSION of the library */
