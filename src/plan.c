@@ -20,6 +20,7 @@
  */
 #include <string.h>
 #include "plan.h"
+#include "pool.h"
 
 #define WHO "%s(%s)"
 #define WHO_ARGS(c) ncl_sub_fn_name((c)->sub), ncl_op_name((c)->sub, (c)->op)
@@ -667,18 +668,76 @@ NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s)
     return s;
 }
 
+/* ---- splitting across the pool -------------------------------------------------------- */
+
+/* What one element costs, in adds (pool.h): transcendental float ops split
+   at a sixteenth of the elements a plain add needs. */
+static int64_t ew_cost(const ncl_ew_plan *p)
+{
+    const int fl = ncl_dtype_kind[p->sig[p->nin]] == 'f' || ncl_dtype_kind[p->sig[0]] == 'f';
+    int64_t c = NCL_COST_ADD;
+    if (p->kernel_sub == NCL_SUBSYSTEM_UNARY) {
+        if (fl && p->kernel_op >= NCL_SQRT && p->kernel_op <= NCL_ARCTANH)
+            c = p->kernel_op == NCL_SQRT ? NCL_COST_DIV : NCL_COST_TRANSCENDENTAL;
+        else if (p->kernel_op == NCL_RECIPROCAL)
+            c = NCL_COST_DIV;
+    } else if (p->kernel_sub == NCL_SUBSYSTEM_BINARY) {
+        switch (p->kernel_op) {
+        case NCL_POWER: case NCL_ARCTAN2: case NCL_HYPOT:
+            c = fl ? NCL_COST_TRANSCENDENTAL : NCL_COST_DIV;
+            break;
+        case NCL_DIVIDE: case NCL_FLOOR_DIVIDE: case NCL_REMAINDER: case NCL_FMOD:
+            c = NCL_COST_DIV;
+            break;
+        default: break;
+        }
+    }
+    return c + (p->buffered ? 1 : 0);
+}
+
+/* Ranges of the flat iteration space, one per thread; inner boundaries on
+   multiples of 64 elements so that threads do not share cache lines of a
+   contiguous output. Any partition gives the same result. */
+typedef struct ew_job {
+    const ncl_ew_plan *p;
+    int64_t ntasks;
+} ew_job;
+
+NCL_INLINE int64_t ew_bound(const ew_job *j, int64_t t)
+{
+    const int64_t size = j->p->size;
+    if (t >= j->ntasks) return size;
+    const int64_t b = size / j->ntasks * t + size % j->ntasks * t / j->ntasks;
+    return b & ~(int64_t)63;
+}
+
+static NclStatus ew_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const ew_job *j = arg;
+    const int64_t lo = ew_bound(j, task), hi = ew_bound(j, task + 1);
+    if (lo >= hi) return NCL_OK;
+    return ncl_ew_execute(j->p, lo, hi, worker, task, fpe);
+}
+
 NclStatus ncl_ew_run(const ncl_ew_call *c)
 {
     ncl_ew_plan p;
     NclStatus st = ncl_ew_plan_make(c, &p);
     if (st) return st;
+    int used = 1;
     if (p.size > 0) {
         /* Integer-only calls report their errors explicitly; the hardware
            status is read only where float arithmetic can set it. */
         int fpe = 0;
         ncl_fpe_saved saved;
+        const int nt = ncl_pool_threads(p.size * ew_cost(&p));
         if (p.floats) ncl_fpe_begin(&saved);
-        st = ncl_ew_execute(&p, 0, p.size, 0, 0, &fpe);
+        if (nt > 1) {
+            ew_job job = {&p, nt};
+            st = ncl_pool_run(nt, nt, ew_task, &job, p.floats, &fpe, &used);
+        } else {
+            st = ncl_ew_execute(&p, 0, p.size, 0, 0, &fpe);
+        }
         if (p.floats) fpe |= ncl_fpe_end(&saved);
         ncl_tls.fpe_flags |= fpe;
         if (st)
@@ -693,6 +752,6 @@ NclStatus ncl_ew_run(const ncl_ew_call *c)
     ncl_last_call.elements = p.size;
     ncl_last_call.bytes = p.size * p.bytes_per;
     ncl_last_call.kernel = p.kernel->name ? p.kernel->name : "(unnamed)";
-    ncl_last_call.threads = 1;
+    ncl_last_call.threads = used;
     return ncl_ew_finish(c, &p, st);
 }
