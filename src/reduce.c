@@ -31,6 +31,7 @@
 #include <string.h>
 #include "ncl_internal.h"
 #include "reduce/reduce_dd.h"
+#include "pool.h"
 
 #define WHO "NclReduce(%s)"
 /* Outputs finalised per pass (and per kernel call on the direct path). */
@@ -88,8 +89,14 @@ typedef struct red_plan {
     NclArray *result;         /* allocated result (returned) */
     NclArray *temp;           /* stand-in for a provided output that overlaps */
     NclArray *target;         /* where results are written */
-    ncl_buffer *scratch;      /* gather and cast buffers */
+    ncl_buffer *scratch;      /* gather and cast buffers, one block per thread */
+    NclAccuracy accuracy;     /* the caller's tier, for every worker */
+    int nt;                   /* threads the call is split across */
+    int64_t groups;           /* > 0: one long sequence split into this many groups */
+    int64_t gsize;            /* chunks per group (a power of two) */
 } red_plan;
+
+#define RED_SCRATCH (3 * RED_CHUNK * 8 + RED_CHUNK)
 
 /* ---- small helpers ------------------------------------------------------------- */
 
@@ -552,22 +559,33 @@ static int mask_selects_all(const red_plan *p)
 typedef struct red_exec {
     const red_plan *p;
     int *fpe;
+    int worker;
     int64_t chunk;
     char *gbuf, *kbuf;         /* gathered input, cast input (RED_CHUNK elements each) */
     ncl_bool *mbuf;            /* gathered mask */
     int64_t *pos;              /* masked argmin/argmax: positions of the kept elements */
 } red_exec;
 
-static NclStatus run_kernel(red_exec *x, const red_kernel *k, NclSubsystem sub, const char *in,
-                            char *out, int64_t n, int64_t is, int64_t os, int64_t count,
-                            int64_t in_outer, int64_t out_outer, const void *initial)
+static NclStatus run_kernel_lo(red_exec *x, const red_kernel *k, NclSubsystem sub,
+                               const char *in, char *out, int64_t n, int64_t is, int64_t os,
+                               int64_t count, int64_t in_outer, int64_t out_outer,
+                               const void *initial, void *lo)
 {
-    NclReduceAux aux = {count, in_outer, out_outer, initial, NULL};
-    NclKernelCtx ctx = {sub, k->op, 1, 1, k->sig, 0, x->chunk, x->fpe,
-                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL, ncl_tls.accuracy};
+    NclReduceAux aux = {count, in_outer, out_outer, initial, lo};
+    NclKernelCtx ctx = {sub, k->op, 1, 1, k->sig, x->worker, x->chunk, x->fpe,
+                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL, x->p->accuracy};
     char *args[2] = {(char *)in, out};
     int64_t steps[2] = {is, os};
     return k->node->fn(k->node, &ctx, args, n, steps);
+}
+
+NCL_INLINE NclStatus run_kernel(red_exec *x, const red_kernel *k, NclSubsystem sub,
+                                const char *in, char *out, int64_t n, int64_t is, int64_t os,
+                                int64_t count, int64_t in_outer, int64_t out_outer,
+                                const void *initial)
+{
+    return run_kernel_lo(x, k, sub, in, out, n, is, os, count, in_outer, out_outer, initial,
+                         NULL);
 }
 
 /* count elements of dtype k->sig[0] at src (step ss) converted into dst
@@ -604,6 +622,17 @@ static void walk_init(red_walk *g, const red_plan *p, const char *ip, const char
     for (int i = 0; i < p->nr; i++) g->idx[i] = 0;
     g->ip = ip;
     g->wp = wp != NULL ? wp : &no_mask;
+}
+
+/* Positions a fresh walk at logical element `at` of the sequence. */
+static void walk_seek(red_walk *g, const red_plan *p, int64_t at)
+{
+    for (int d = p->nr - 1; d >= 0 && at > 0; d--) {
+        g->idx[d] = at % p->r[d].n;
+        at /= p->r[d].n;
+        g->ip += g->idx[d] * p->r[d].in;
+        g->wp += g->idx[d] * p->r[d].w;
+    }
 }
 
 static void copy_strided(char *dst, const char *src, int64_t step, int64_t m, size_t sz)
@@ -704,11 +733,13 @@ typedef struct red_ddstack {
     int depth;
 } red_ddstack;
 
-static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, int64_t c, int last)
+static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, const unsigned char *lo,
+                    int64_t c, int last)
 {
     if (acc == NCL_FLOAT64) {
         ncl_dd_f64 x = {0, 0};
         memcpy(&x.hi, v, 8);
+        if (lo) memcpy(&x.lo, lo, 8);
         for (int64_t b = c + 1; (b & 1) == 0; b >>= 1) x = ncl_dd_add_f64(k->d[--k->depth], x);
         if (last)
             while (k->depth > 0) x = ncl_dd_add_f64(k->d[--k->depth], x);
@@ -716,6 +747,7 @@ static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, int64_
     } else {
         ncl_dd_f32 x = {0, 0};
         memcpy(&x.hi, v, 4);
+        if (lo) memcpy(&x.lo, lo, 4);
         for (int64_t b = c + 1; (b & 1) == 0; b >>= 1) x = ncl_dd_add_f32(k->f[--k->depth], x);
         if (last)
             while (k->depth > 0) x = ncl_dd_add_f32(k->f[--k->depth], x);
@@ -723,10 +755,22 @@ static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, int64_
     }
 }
 
-/* One output by the gathered path: *res (an accumulator value) and the
-   number of elements the mask kept. */
-static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *res,
-                            int64_t *selected)
+/* What a run of chunks of one sequence reduces to: an accumulator value
+   (with its low part, for a compensated sum), or for argmin/argmax the best
+   element (as the kernel's input dtype) and its position; and how many
+   elements the mask kept. */
+typedef struct red_part {
+    unsigned char v[8], lo[8];
+    int64_t at;
+    int64_t selected;
+    int have;                 /* argmin/argmax: some element was kept */
+} red_part;
+
+/* Chunks [c0, c1) of the sequence at ip/wp by the gathered path, combined
+   by the tree's binary counter counted from c0: the whole sequence, or one
+   of the power-of-two subtrees the tree is made of (ncl/reduce.h). */
+static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_t c0, int64_t c1,
+                             red_part *r)
 {
     const red_plan *p = x->p;
     const size_t as = dsize(p->acc), ks = dsize(p->kin);
@@ -735,17 +779,15 @@ static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *r
     red_walk g;
     NclStatus st;
     walk_init(&g, p, ip, wp);
-    *selected = 0;
-    if (p->n == 0 || p->nout == 0)
-        return run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, res, 0, 0, (int64_t)as, 1, 0, 0,
-                          NULL);
-    const int64_t nc = (p->n + RED_CHUNK - 1) / RED_CHUNK;
-    int64_t best_at = 0, kept = 0;
-    int have_best = 0;
+    walk_seek(&g, p, c0 * RED_CHUNK);
+    const int64_t nc = c1 - c0;
+    int64_t kept = 0;
     const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
     red_ddstack dds;
     dds.depth = 0;
-    for (int64_t c = 0; c < nc; c++) {
+    memset(r, 0, sizeof *r);
+    for (int64_t rel = 0; rel < nc; rel++) {
+        const int64_t c = c0 + rel;
         const int64_t m = p->n - c * RED_CHUNK < RED_CHUNK ? p->n - c * RED_CHUNK : RED_CHUNK;
         const char *kb;
         if ((st = next_chunk(x, &g, m, &kb, &kept))) return st;
@@ -760,38 +802,145 @@ static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *r
             int64_t i;
             memcpy(&i, v, 8);
             const int64_t at = c * RED_CHUNK + (p->has_where ? x->pos[i] : i);
-            if (!have_best) {
-                memcpy(pend[0], kb + i * (int64_t)ks, ks);
-                best_at = at;
-                have_best = 1;
+            if (!r->have) {
+                memcpy(r->v, kb + i * (int64_t)ks, ks);
+                r->at = at;
+                r->have = 1;
                 continue;
             }
             char pair[16];
             int64_t pick;
-            memcpy(pair, pend[0], ks);
+            memcpy(pair, r->v, ks);
             memcpy(pair + ks, kb + i * (int64_t)ks, ks);
             if ((st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, pair, (char *)&pick, 2,
                                  (int64_t)ks, 8, 1, 0, 0, NULL)))
                 return st;
             if (pick == 1) {
-                memcpy(pend[0], pair + ks, ks);
-                best_at = at;
+                memcpy(r->v, pair + ks, ks);
+                r->at = at;
             }
             continue;
         }
         if (dd) {
-            dd_push(&dds, p->acc, v, c, c + 1 == nc);
+            dd_push(&dds, p->acc, v, NULL, rel, rel + 1 == nc);
             continue;
         }
         /* the chunk values' binary counter (ncl/reduce.h) */
-        for (int64_t k = c + 1; (k & 1) == 0; k >>= 1)
+        for (int64_t k = rel + 1; (k & 1) == 0; k >>= 1)
             if ((st = combine(x, (const char *)pend[--depth], (const char *)v, (char *)v)))
                 return st;
-        if (c + 1 < nc) memcpy(pend[depth++], v, as);
+        if (rel + 1 < nc) memcpy(pend[depth++], v, as);
     }
-    *selected = kept;
+    r->selected = kept;
+    if (p->arg) return NCL_OK;
+    if (dd) {
+        if (p->acc == NCL_FLOAT64) {
+            memcpy(r->v, &dds.d[0].hi, 8);
+            memcpy(r->lo, &dds.d[0].lo, 8);
+        } else {
+            memcpy(r->v, &dds.f[0].hi, 4);
+            memcpy(r->lo, &dds.f[0].lo, 4);
+        }
+        return NCL_OK;
+    }
+    while (depth > 0)
+        if ((st = combine(x, (const char *)pend[--depth], (const char *)v, (char *)v))) return st;
+    memcpy(r->v, v, as);
+    return NCL_OK;
+}
+
+/* One output by the gathered path: *res (an accumulator value) and the
+   number of elements the mask kept. */
+static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *res,
+                            int64_t *selected)
+{
+    const red_plan *p = x->p;
+    *selected = 0;
+    if (p->n == 0 || p->nout == 0)
+        return run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, res, 0, 0,
+                          (int64_t)dsize(p->acc), 1, 0, 0, NULL);
+    red_part r;
+    NclStatus st = reduce_part(x, ip, wp, 0, (p->n + RED_CHUNK - 1) / RED_CHUNK, &r);
+    if (st) return st;
+    *selected = r.selected;
+    if (p->arg) memcpy(res, &r.at, 8);
+    else memcpy(res, r.v, dsize(p->acc));
+    return NCL_OK;
+}
+
+/* Group g of a long sequence split across threads (p->groups): chunks
+   [g * gsize, (g + 1) * gsize), read in place by the kernel on the direct
+   path (its low part through aux->lo), gathered otherwise. */
+static NclStatus reduce_group(red_exec *x, int64_t g, red_part *r)
+{
+    const red_plan *p = x->p;
+    const int64_t nc = (p->n + RED_CHUNK - 1) / RED_CHUNK;
+    const int64_t c0 = g * p->gsize, c1 = c0 + p->gsize < nc ? c0 + p->gsize : nc;
+    if (!p->direct) return reduce_part(x, p->in0, p->w0, c0, c1, r);
+    const int64_t e0 = c0 * RED_CHUNK, e1 = c1 * RED_CHUNK < p->n ? c1 * RED_CHUNK : p->n;
+    const int64_t step = p->r[0].in;
+    const char *ip = p->in0 + e0 * step;
+    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    memset(r, 0, sizeof *r);
+    r->selected = e1 - e0;
+    NclStatus st = run_kernel_lo(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, (char *)r->v, e1 - e0,
+                                 step, (int64_t)dsize(p->acc), 1, 0, 0, NULL, dd ? r->lo : NULL);
+    if (st || !p->arg) return st;
+    int64_t i;
+    memcpy(&i, r->v, 8);
+    r->at = e0 + i;
+    memcpy(r->v, ip + i * step, dsize(p->kin));
+    r->have = 1;
+    return NCL_OK;
+}
+
+/* The groups' values combined in order, as the tree combines its
+   subtrees: one accumulator value (or position) into res. */
+static NclStatus combine_groups(red_exec *x, const red_part *parts, int64_t ng, char *res,
+                                int64_t *selected)
+{
+    const red_plan *p = x->p;
+    const size_t as = dsize(p->acc), ks = dsize(p->kin);
+    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    unsigned char pend[64][8], v[8];
+    int depth = 0;
+    red_ddstack dds;
+    dds.depth = 0;
+    red_part best;
+    NclStatus st;
+    memset(&best, 0, sizeof best);
+    *selected = 0;
+    for (int64_t g = 0; g < ng; g++) {
+        const red_part *r = &parts[g];
+        *selected += r->selected;
+        if (p->arg) {
+            if (!r->have) continue;
+            if (!best.have) {
+                best = *r;
+                continue;
+            }
+            char pair[16];
+            int64_t pick;
+            memcpy(pair, best.v, ks);
+            memcpy(pair + ks, r->v, ks);
+            if ((st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, pair, (char *)&pick, 2,
+                                 (int64_t)ks, 8, 1, 0, 0, NULL)))
+                return st;
+            if (pick == 1) best = *r;
+            continue;
+        }
+        if (dd) {
+            dd_push(&dds, p->acc, r->v, r->lo, g, g + 1 == ng);
+            continue;
+        }
+        memcpy(v, r->v, as);
+        for (int64_t k = g + 1; (k & 1) == 0; k >>= 1)
+            if ((st = combine(x, (const char *)pend[--depth], (const char *)v, (char *)v)))
+                return st;
+        if (g + 1 < ng) memcpy(pend[depth++], v, as);
+    }
     if (p->arg) {
-        memcpy(res, &best_at, 8);
+        memcpy(res, &best.at, 8);
         return NCL_OK;
     }
     if (dd) {
@@ -851,111 +1000,152 @@ static NclStatus finalize(red_exec *x, char *accb, const int64_t *sel, int64_t c
     return convert(x, &p->cvt_res_out, cur, rs, out, ostep, cnt);
 }
 
-/* Reductions: kept dims walked by an odometer, the last one in batches. */
-static NclStatus exec_reduce(red_exec *x)
+/* The input, mask and output of kept row `row` (all kept dims but the
+   last, C order). */
+static void row_start(const red_plan *p, int64_t row, const char **ib, const char **wb, char **ob)
 {
-    const red_plan *p = x->p;
-    const int nk = p->nk;
-    const red_dim *kd = &p->k[nk - 1];
-    const int64_t as = (int64_t)dsize(p->acc);
-    _Alignas(64) char accb[RED_BATCH * 8];
-    int64_t sel[RED_BATCH];
-    int64_t idx[NCL_MAXDIMS] = {0};
-    const char *ib = p->in0, *wb = p->w0;
-    char *ob = p->out0;
-    const int masked_mean = p->op == NCL_MEAN && p->has_where;
-    NclStatus st;
-    if (p->nout == 0) return NCL_OK;
-    for (;;) {
-        for (int64_t b = 0; b < kd->n; b += RED_BATCH) {
-            const int64_t cnt = kd->n - b < RED_BATCH ? kd->n - b : RED_BATCH;
-            const char *ip = ib + b * kd->in;
-            if (p->direct) {
-                /* (a mask here means empty sequences: nothing is kept) */
-                if (masked_mean) memset(sel, 0, sizeof sel);
-                st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, accb, p->n, p->r[0].in, as,
-                                cnt, kd->in, 0, NULL);
-            } else {
-                const char *wp = wb ? wb + b * kd->w : NULL;
-                st = NCL_OK;
-                for (int64_t j = 0; j < cnt && !st; j++)
-                    st = reduce_one(x, ip + j * kd->in, wp ? wp + j * kd->w : NULL,
-                                    accb + j * as, &sel[j]);
-            }
-            if (!st) st = finalize(x, accb, masked_mean ? sel : NULL, cnt, ob + b * kd->out, kd->out);
-            if (st) return st;
-            x->chunk++;
-        }
-        int d = nk - 2;
-        for (; d >= 0; d--) {
-            ib += p->k[d].in;
-            if (wb) wb += p->k[d].w;
-            ob += p->k[d].out;
-            if (++idx[d] < p->k[d].n) break;
-            ib -= p->k[d].n * p->k[d].in;
-            if (wb) wb -= p->k[d].n * p->k[d].w;
-            ob -= p->k[d].n * p->k[d].out;
-            idx[d] = 0;
-        }
-        if (d < 0) return NCL_OK;
+    *ib = p->in0;
+    *wb = p->w0;
+    *ob = p->out0;
+    for (int d = p->nk - 2; d >= 0 && row > 0; d--) {
+        const int64_t i = row % p->k[d].n;
+        row /= p->k[d].n;
+        *ib += i * p->k[d].in;
+        if (*wb) *wb += i * p->k[d].w;
+        *ob += i * p->k[d].out;
     }
 }
 
-/* Accumulations: each kept position is one sequence, run chunk by chunk
-   with the running value carried from one chunk to the next. */
-static NclStatus exec_accumulate(red_exec *x)
+/* Reductions: unit u is one batch of up to RED_BATCH adjacent outputs
+   along the last kept dim, of kept row u / (batches per row). */
+static NclStatus reduce_unit(red_exec *x, int64_t u)
+{
+    const red_plan *p = x->p;
+    const red_dim *kd = &p->k[p->nk - 1];
+    const int64_t nb = (kd->n + RED_BATCH - 1) / RED_BATCH;
+    const int64_t as = (int64_t)dsize(p->acc);
+    const int64_t b = u % nb * RED_BATCH;
+    const int64_t cnt = kd->n - b < RED_BATCH ? kd->n - b : RED_BATCH;
+    _Alignas(64) char accb[RED_BATCH * 8];
+    int64_t sel[RED_BATCH];
+    const int masked_mean = p->op == NCL_MEAN && p->has_where;
+    const char *ib, *wb;
+    char *ob;
+    NclStatus st;
+    row_start(p, u / nb, &ib, &wb, &ob);
+    const char *ip = ib + b * kd->in;
+    if (p->direct) {
+        /* (a mask here means empty sequences: nothing is kept) */
+        if (masked_mean) memset(sel, 0, sizeof sel);
+        st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, accb, p->n, p->r[0].in, as, cnt,
+                        kd->in, 0, NULL);
+    } else {
+        const char *wp = wb ? wb + b * kd->w : NULL;
+        st = NCL_OK;
+        for (int64_t j = 0; j < cnt && !st; j++)
+            st = reduce_one(x, ip + j * kd->in, wp ? wp + j * kd->w : NULL, accb + j * as, &sel[j]);
+    }
+    if (!st) st = finalize(x, accb, masked_mean ? sel : NULL, cnt, ob + b * kd->out, kd->out);
+    return st;
+}
+
+/* Accumulations: unit u is one sequence (kept position u), run chunk by
+   chunk with the running value carried from one chunk to the next. */
+static NclStatus accumulate_unit(red_exec *x, int64_t u)
 {
     const red_plan *p = x->p;
     const int64_t as = (int64_t)dsize(p->acc), rs = (int64_t)dsize(p->res);
+    const red_dim *kd = &p->k[p->nk - 1];
     _Alignas(64) char accb[RED_CHUNK * 8], rb[RED_CHUNK * 8];
     unsigned char carry[8];
-    int64_t idx[NCL_MAXDIMS] = {0};
-    const char *ib = p->in0;
-    char *ob = p->out0;
+    const char *ib, *wb;
+    char *ob;
     NclStatus st;
-    if (p->nout == 0 || p->n == 0) return NCL_OK;
-    for (;;) {
-        for (int64_t j = 0; j < p->k[p->nk - 1].n; j++) {
-            const red_dim *kd = &p->k[p->nk - 1];
-            red_walk g;
-            walk_init(&g, p, ib + j * kd->in, NULL);
-            char *o = ob + j * kd->out;
-            for (int64_t c0 = 0; c0 < p->n; c0 += RED_CHUNK) {
-                const int64_t m = p->n - c0 < RED_CHUNK ? p->n - c0 : RED_CHUNK;
-                const char *src;
-                int64_t ss, unused = 0;
-                if (p->direct) {
-                    src = ib + j * kd->in + c0 * p->r[0].in;
-                    ss = p->r[0].in;
-                } else {
-                    if ((st = next_chunk(x, &g, m, &src, &unused))) return st;
-                    ss = (int64_t)dsize(p->kin);
-                }
-                st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, src, accb, m, ss, as, 1, 0, 0,
-                                c0 ? carry : NULL);
-                if (st) return st;
-                memcpy(carry, accb + (m - 1) * as, (size_t)as);
-                const char *cur = accb;
-                if (p->acc != p->res) {
-                    if ((st = convert(x, &p->cvt_acc_res, accb, as, rb, rs, m))) return st;
-                    cur = rb;
-                }
-                if ((st = convert(x, &p->cvt_res_out, cur, rs, o + c0 * p->oseq, p->oseq, m)))
-                    return st;
-                x->chunk++;
-            }
+    const int64_t j = u % kd->n;
+    row_start(p, u / kd->n, &ib, &wb, &ob);
+    red_walk g;
+    walk_init(&g, p, ib + j * kd->in, NULL);
+    char *o = ob + j * kd->out;
+    for (int64_t c0 = 0; c0 < p->n; c0 += RED_CHUNK) {
+        const int64_t m = p->n - c0 < RED_CHUNK ? p->n - c0 : RED_CHUNK;
+        const char *src;
+        int64_t ss, unused = 0;
+        if (p->direct) {
+            src = ib + j * kd->in + c0 * p->r[0].in;
+            ss = p->r[0].in;
+        } else {
+            if ((st = next_chunk(x, &g, m, &src, &unused))) return st;
+            ss = (int64_t)dsize(p->kin);
         }
-        int d = p->nk - 2;
-        for (; d >= 0; d--) {
-            ib += p->k[d].in;
-            ob += p->k[d].out;
-            if (++idx[d] < p->k[d].n) break;
-            ib -= p->k[d].n * p->k[d].in;
-            ob -= p->k[d].n * p->k[d].out;
-            idx[d] = 0;
+        st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, src, accb, m, ss, as, 1, 0, 0,
+                        c0 ? carry : NULL);
+        if (st) return st;
+        memcpy(carry, accb + (m - 1) * as, (size_t)as);
+        const char *cur = accb;
+        if (p->acc != p->res) {
+            if ((st = convert(x, &p->cvt_acc_res, accb, as, rb, rs, m))) return st;
+            cur = rb;
         }
-        if (d < 0) return NCL_OK;
+        if ((st = convert(x, &p->cvt_res_out, cur, rs, o + c0 * p->oseq, p->oseq, m))) return st;
     }
+    return NCL_OK;
+}
+
+/* How many units the call has (reduce_unit / accumulate_unit). */
+static int64_t red_units(const red_plan *p)
+{
+    if (p->nout == 0) return 0;
+    const red_dim *kd = &p->k[p->nk - 1];
+    if (p->cumulative) return p->n == 0 ? 0 : p->nout;
+    return p->nout / kd->n * ((kd->n + RED_BATCH - 1) / RED_BATCH);
+}
+
+/* A split call: the plan, each worker's scratch, and the groups' values. */
+typedef struct red_job {
+    const red_plan *p;
+    char *scratch;     /* RED_SCRATCH bytes per worker, or NULL */
+    red_part *parts;   /* p->groups of them, or NULL */
+} red_job;
+
+static void exec_init(red_exec *x, const red_job *j, int worker, int *fpe)
+{
+    memset(x, 0, sizeof *x);
+    x->p = j->p;
+    x->fpe = fpe;
+    x->worker = worker;
+    if (j->scratch) {
+        x->gbuf = j->scratch + (size_t)worker * RED_SCRATCH;
+        x->kbuf = x->gbuf + RED_CHUNK * 8;
+        x->pos = (int64_t *)(void *)(x->kbuf + RED_CHUNK * 8);
+        x->mbuf = (ncl_bool *)(x->kbuf + 2 * RED_CHUNK * 8);
+    }
+}
+
+static NclStatus red_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const red_job *j = arg;
+    red_exec x;
+    exec_init(&x, j, worker, fpe);
+    x.chunk = task;
+    if (j->p->groups) return reduce_group(&x, task, &j->parts[task]);
+    return j->p->cumulative ? accumulate_unit(&x, task) : reduce_unit(&x, task);
+}
+
+/* Runs the plan: units across the threads, or the groups of one long
+   sequence and then, on this thread, their combination and finalisation. */
+static NclStatus red_execute(const red_job *j, int *fpe, int *used)
+{
+    const red_plan *p = j->p;
+    if (!p->groups) return ncl_pool_run(p->nt, red_units(p), red_task, (void *)j, 1, fpe, used);
+    NclStatus st = ncl_pool_run(p->nt, p->groups, red_task, (void *)j, 1, fpe, used);
+    if (st) return st;
+    red_exec x;
+    exec_init(&x, j, 0, fpe);
+    x.chunk = p->groups;
+    _Alignas(64) char accb[8];
+    int64_t sel;
+    if ((st = combine_groups(&x, j->parts, p->groups, accb, &sel))) return st;
+    return finalize(&x, accb, p->op == NCL_MEAN && p->has_where ? &sel : NULL, 1, p->out0, 0);
 }
 
 /* Copies the elements of src into dst (same dtype and shape). */
@@ -1166,9 +1356,28 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          p.name, p.name);
     }
     p.direct = p.n == 0 || (p.nr == 1 && !p.cast_in.node && !p.has_where);
-    if (!p.direct) {
-        const size_t need = 3 * RED_CHUNK * 8 + RED_CHUNK;
-        if ((st = ncl_scratch_alloc("NclReduce", need, &p.scratch))) {
+
+    /* threads: over units of outputs, or, for one long sequence, over
+       groups of 2**k chunks (subtrees of the reduction tree, so the split
+       changes no bit); each thread gathers into its own scratch */
+    p.accuracy = ncl_tls.accuracy;
+    p.nt = ncl_pool_threads(a->size * (p.direct ? 1 : 2));
+    if (p.nt > 1) {
+        const int64_t nc = (p.n + RED_CHUNK - 1) / RED_CHUNK;
+        const int64_t units = red_units(&p);
+        if (!p.cumulative && p.nout == 1 && nc >= 2) {
+            p.gsize = 1;
+            while ((nc + p.gsize - 1) / p.gsize > 4 * (int64_t)p.nt) p.gsize *= 2;
+            p.groups = (nc + p.gsize - 1) / p.gsize;
+            if (p.groups < p.nt) p.nt = (int)p.groups;
+        } else if (units < p.nt) {
+            p.nt = units > 1 ? (int)units : 1;
+        }
+    }
+    const size_t sbytes = p.direct ? 0 : (size_t)p.nt * RED_SCRATCH;
+    const size_t pbytes = (size_t)p.groups * sizeof(red_part);
+    if (sbytes + pbytes > 0) {
+        if ((st = ncl_scratch_alloc("NclReduce", sbytes + pbytes, &p.scratch))) {
             release_plan(&p);
             NclArrayRelease(p.result);
             return st;
@@ -1176,18 +1385,15 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
     }
 
     /* execute */
-    red_exec x = {&p, NULL, 0, NULL, NULL, NULL, NULL};
-    int fpe = 0;
-    x.fpe = &fpe;
+    red_job job = {&p, NULL, NULL};
     if (p.scratch) {
-        x.gbuf = (char *)p.scratch->base;
-        x.kbuf = x.gbuf + RED_CHUNK * 8;
-        x.pos = (int64_t *)(x.kbuf + RED_CHUNK * 8);
-        x.mbuf = (ncl_bool *)(x.kbuf + 2 * RED_CHUNK * 8);
+        job.scratch = sbytes ? (char *)p.scratch->base : NULL;
+        job.parts = pbytes ? (red_part *)(void *)((char *)p.scratch->base + sbytes) : NULL;
     }
+    int fpe = 0, used = 1;
     ncl_fpe_saved saved;
     ncl_fpe_begin(&saved);
-    st = p.cumulative ? exec_accumulate(&x) : exec_reduce(&x);
+    st = red_execute(&job, &fpe, &used);
     fpe |= ncl_fpe_end(&saved);
     ncl_tls.fpe_flags |= fpe;
     if (st) {
@@ -1203,7 +1409,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
     ncl_last_call.elements = a->size;
     ncl_last_call.bytes = a->size * (int64_t)a->itemsize + p.nout * (int64_t)dsize(p.odt);
     ncl_last_call.kernel = p.kern.node->name ? p.kern.node->name : "(unnamed)";
-    ncl_last_call.threads = 1;
+    ncl_last_call.threads = used;
     release_plan(&p);
     if (p.result) {
         if (st == NCL_OK) *out = p.result;
