@@ -26,6 +26,8 @@
 #include <string.h>
 #include "ncl_internal.h"
 #include "sort/sort_kernel.h"
+#include "sort/sort_keys.h"
+#include "pool.h"
 
 #define WHO "NclSort(%s)"
 
@@ -288,6 +290,207 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
     return NCL_OK;
 }
 
+/* ---- splitting across the pool --------------------------------------------------- */
+
+/* Many slices: thread t runs slices [ns * t / nt, ns * (t + 1) / nt) with
+   its own scratch block. One long slice (SORT, ARGSORT): thread t sorts
+   part t of it, then the sorted parts are merged pairwise, each merge
+   split across the threads by output position. The built-in kernels sort
+   such slices stably (radix), and a stable merge of stably sorted parts
+   is the stable sort of the whole, so the result is the same bits for any
+   thread count. */
+typedef struct sort_job {
+    const sort_plan *pl;
+    char *base;            /* scratch: one block per thread, or the split's buffers */
+    size_t block;          /* bytes per thread block (many slices) */
+    int nt;
+    /* one long slice */
+    const char *in;        /* the slice, contiguous */
+    char *dst;             /* where the merged result goes, contiguous */
+    char *buf[2];          /* ping-pong buffers of n results */
+    char *work;            /* per-part kernel workspace, wbytes each */
+    size_t wbytes;
+    int64_t bounds[NCL_MAX_THREADS + 1]; /* run boundaries of the current round */
+    int nruns;
+    const char *src;       /* this round's runs */
+    char *out;             /* this round's output */
+} sort_job;
+
+/* The order the built-in kernels sort by (sort/sort_keys.h): a value sort
+   of the default kind orders every bit pattern (bkey: -0.0 before +0.0,
+   NaNs by sign and payload), which makes its result unique; a stable value
+   sort and every argsort order NumPy's equality classes (ckey) and keep
+   ties in input order, which the merge does by taking the left run first. */
+NCL_INLINE int key_less(NclDType dt, int canon, const char *a, const char *b)
+{
+    const int w = ncl_sort_width(dt);
+    const uint64_t x = sk_load(a, w), y = sk_load(b, w);
+    if (canon) return sk_ckey(x, dt) < sk_ckey(y, dt);
+    return sk_bkey(x, dt) < sk_bkey(y, dt);
+}
+
+/* Element i of a run: a value, or (arg) the value an index names. */
+NCL_INLINE const char *elem_at(int arg, size_t isz, const char *data, const char *run, int64_t i)
+{
+    if (!arg) return run + (size_t)i * isz;
+    int64_t ix;
+    memcpy(&ix, run + 8 * i, 8);
+    return data + (size_t)ix * isz;
+}
+
+/* How many of a[0..m) the first k results of the stable merge of a and b
+   take: the first i where a[i] would come after the k-th result. */
+NCL_INLINE int64_t co_rank(NclDType dt, int canon, int arg, size_t isz, const char *data, const char *a,
+                           int64_t m, const char *b, int64_t l, int64_t k)
+{
+    int64_t lo = k - l > 0 ? k - l : 0, hi = k < m ? k : m;
+    while (lo < hi) {
+        const int64_t i = lo + (hi - lo) / 2, j = k - i;
+        if (j <= 0 || key_less(dt, canon, elem_at(arg, isz, data, b, j - 1), elem_at(arg, isz, data, a, i)))
+            hi = i;
+        else
+            lo = i + 1;
+    }
+    return lo;
+}
+
+/* Results [k0, k1) of the stable merge of a (m) and b (l) into out (rsz
+   bytes each; ties take a first). */
+NCL_INLINE void merge_range(NclDType dt, int canon, int arg, size_t isz, size_t rsz, const char *data,
+                            const char *a, int64_t m, const char *b, int64_t l, char *out,
+                            int64_t k0, int64_t k1)
+{
+    int64_t i = co_rank(dt, canon, arg, isz, data, a, m, b, l, k0), j = k0 - i;
+    for (int64_t k = k0; k < k1; k++) {
+        const int take_a =
+            i < m && (j >= l || !key_less(dt, canon, elem_at(arg, isz, data, b, j), elem_at(arg, isz, data, a, i)));
+        memcpy(out + (size_t)k * rsz, take_a ? a + (size_t)i * rsz : b + (size_t)j * rsz, rsz);
+        i += take_a;
+        j += !take_a;
+    }
+}
+
+/* One stamped-out merge per key dtype, so that the comparisons inline. */
+#define SORT_MERGE_FN(name, dt)                                                              \
+    static void name(int canon, int arg, size_t isz, size_t rsz, const char *data,          \
+                     const char *a, int64_t m, const char *b, int64_t l, char *out,         \
+                     int64_t k0, int64_t k1)                                                 \
+    {                                                                                        \
+        if (canon) merge_range(dt, 1, arg, isz, rsz, data, a, m, b, l, out, k0, k1);         \
+        else merge_range(dt, 0, arg, isz, rsz, data, a, m, b, l, out, k0, k1);               \
+    }
+SORT_MERGE_FN(merge_u8, NCL_UINT8)
+SORT_MERGE_FN(merge_i8, NCL_INT8)
+SORT_MERGE_FN(merge_i16, NCL_INT16)
+SORT_MERGE_FN(merge_u16, NCL_UINT16)
+SORT_MERGE_FN(merge_i32, NCL_INT32)
+SORT_MERGE_FN(merge_u32, NCL_UINT32)
+SORT_MERGE_FN(merge_i64, NCL_INT64)
+SORT_MERGE_FN(merge_u64, NCL_UINT64)
+SORT_MERGE_FN(merge_f32, NCL_FLOAT32)
+SORT_MERGE_FN(merge_f64, NCL_FLOAT64)
+#undef SORT_MERGE_FN
+
+typedef void (*merge_fn)(int, int, size_t, size_t, const char *, const char *, int64_t, const char *,
+                         int64_t, char *, int64_t, int64_t);
+
+static merge_fn merge_for(NclDType dt)
+{
+    switch (dt) {
+    case NCL_INT8: return merge_i8;
+    case NCL_INT16: return merge_i16;
+    case NCL_UINT16: return merge_u16;
+    case NCL_INT32: return merge_i32;
+    case NCL_UINT32: return merge_u32;
+    case NCL_INT64: return merge_i64;
+    case NCL_UINT64: return merge_u64;
+    case NCL_FLOAT32: return merge_f32;
+    case NCL_FLOAT64: return merge_f64;
+    default: return merge_u8;
+    }
+}
+
+/* Many slices: task t is thread t's range of slices. */
+static NclStatus slices_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const sort_job *j = arg;
+    const int64_t ns = j->pl->nslices;
+    const int64_t s0 = ns * task / j->nt, s1 = ns * (task + 1) / j->nt;
+    if (s0 >= s1) return NCL_OK;
+    return run_slices(j->pl, s0, s1, j->base + (size_t)worker * j->block, worker, fpe);
+}
+
+/* One long slice, phase 1: task t sorts part t into buf[0]. */
+static NclStatus part_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const sort_job *j = arg;
+    const sort_plan *pl = j->pl;
+    const int64_t lo = j->bounds[task], hi = j->bounds[task + 1];
+    ncl_sort_aux aux = {j->wbytes ? j->work + (size_t)task * j->wbytes : NULL, j->wbytes, pl->kind,
+                        0};
+    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
+                        NCL_ACCURACY_HIGH};
+    const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
+    char *args[2] = {(char *)j->in + (size_t)lo * pl->isz, j->buf[0] + (size_t)lo * pl->rsz};
+    NclStatus st = pl->kernel->fn(pl->kernel, &ctx, args, hi - lo, steps);
+    if (st || pl->op != NCL_ARGSORT) return st;
+    for (int64_t i = lo; i < hi; i++) { /* part-local indices become slice indices */
+        int64_t ix;
+        memcpy(&ix, args[1] + 8 * (i - lo), 8);
+        ix += lo;
+        memcpy(args[1] + 8 * (i - lo), &ix, 8);
+    }
+    return NCL_OK;
+}
+
+/* One long slice, a merge round: task t writes results [n t / nt, n (t+1) / nt)
+   of the round's pairwise merges of runs. */
+static NclStatus merge_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    (void)worker;
+    (void)fpe;
+    const sort_job *j = arg;
+    const sort_plan *pl = j->pl;
+    const int64_t n = pl->n;
+    const int64_t k0 = n * task / j->nt, k1 = n * (task + 1) / j->nt;
+    const merge_fn merge = merge_for(pl->sig[0]);
+    const int argsort = pl->op == NCL_ARGSORT;
+    for (int r = 0; r < j->nruns; r += 2) {
+        const int64_t a0 = j->bounds[r], b0 = j->bounds[r + 1];
+        const int64_t b1 = r + 2 <= j->nruns ? j->bounds[r + 2] : b0;
+        const int64_t lo = k0 > a0 ? k0 : a0, hi = k1 < b1 ? k1 : b1;
+        if (lo >= hi) continue;
+        /* a lone last run is merged with an empty one: copied */
+        merge(argsort || pl->kind == NCL_SORT_STABLE, argsort, pl->isz, pl->rsz, j->in, j->src + (size_t)a0 * pl->rsz, b0 - a0,
+              j->src + (size_t)b0 * pl->rsz, b1 - b0, j->out + (size_t)a0 * pl->rsz, lo - a0,
+              hi - a0);
+    }
+    return NCL_OK;
+}
+
+/* Sorts the one slice of pl across j->nt threads into j->dst. */
+static NclStatus sort_split(sort_job *j, int *fpe, int *used)
+{
+    const sort_plan *pl = j->pl;
+    const int64_t n = pl->n;
+    j->nruns = j->nt;
+    for (int t = 0; t <= j->nt; t++) j->bounds[t] = n * t / j->nt;
+    NclStatus st = ncl_pool_run(j->nt, j->nt, part_task, j, 0, fpe, used);
+    if (st) return st;
+    int cur = 0;
+    while (j->nruns > 1) {
+        const int next = (j->nruns + 1) / 2;
+        j->src = j->buf[cur];
+        j->out = next == 1 ? j->dst : j->buf[cur ^ 1];
+        if ((st = ncl_pool_run(j->nt, j->nt, merge_task, j, 0, fpe, NULL))) return st;
+        for (int r = 0; r < next; r++) j->bounds[r] = j->bounds[2 * r];
+        j->bounds[next] = n;
+        j->nruns = next;
+        cur ^= 1;
+    }
+    return NCL_OK;
+}
+
 /* ---- the default implementation ------------------------------------------------------ */
 
 NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
@@ -362,14 +565,42 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     pl.gbytes = pl.gather ? (size_t)n * pl.isz : 0;
     pl.obytes = pl.direct ? 0 : (size_t)n * pl.rsz;
     pl.wbytes = ncl_sort_work_bytes((int)op, a->dtype, pl.kind, n);
+    /* Threads: slices across them, or one long slice split in parts. */
+    sort_job job;
+    memset(&job, 0, sizeof job);
+    job.pl = &pl;
+    int nt = a->size > 0 ? ncl_pool_threads(a->size * NCL_COST_SORT) : 1;
+    int split = 0;
+    size_t total = 0;
+    if (nt > 1 && pl.nslices >= 2) {
+        if (pl.nslices < nt) nt = (int)pl.nslices;
+    } else if (nt > 1 && pl.nslices == 1 && (op == NCL_SORT || op == NCL_ARGSORT)) {
+        /* only where the built-in kernel sorts the parts and the whole
+           stably (radix), so that the merge gives its very result */
+        const int64_t part = (n + nt - 1) / nt;
+        split = ncl_sort_uses_radix((int)op, a->dtype, pl.kind, n / nt) &&
+                ncl_sort_uses_radix((int)op, a->dtype, pl.kind, n);
+        if (split) {
+            job.wbytes = round64(ncl_sort_work_bytes((int)op, a->dtype, pl.kind, part));
+            total = round64(pl.gbytes) + round64(pl.obytes) + round64((size_t)n * pl.rsz) *
+                    (nt > 2 ? 2 : 1) + (size_t)nt * job.wbytes;
+        } else {
+            nt = 1;
+        }
+    } else {
+        nt = 1;
+    }
+    job.nt = nt;
+    job.block = round64(pl.gbytes) + round64(pl.obytes) + round64(pl.wbytes);
+    if (!split) total = job.block * (size_t)nt;
+
     if (a->size > 0) {
-        if (pl.wbytes == SIZE_MAX || pl.wbytes > SIZE_MAX / 2) {
+        if (pl.wbytes == SIZE_MAX || pl.wbytes > SIZE_MAX / 2 || job.wbytes > SIZE_MAX / 2) {
             st = ncl_error(NCL_ERR_NO_MEMORY, WHO ": the workspace for slices of %lld elements "
                            "does not fit in memory", pl.name, (long long)n);
             plan_release(&pl, st);
             return st;
         }
-        const size_t total = round64(pl.gbytes) + round64(pl.obytes) + round64(pl.wbytes);
         if (total > 0) {
             /* + 64 so that the block can start on a 64-byte boundary whatever
                the handler's alignment */
@@ -382,16 +613,33 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     }
 
     /* Execute. */
+    int used = 1;
     if (a->size > 0) {
         char *base = NULL;
         if (pl.scratch) {
             uintptr_t b = (uintptr_t)pl.scratch->base;
             base = (char *)pl.scratch->base + ((64 - (b & 63)) & 63);
         }
+        job.base = base;
         int fpe = 0;
         ncl_fpe_saved saved;
         ncl_fpe_begin(&saved);
-        st = run_slices(&pl, 0, pl.nslices, base, 0, &fpe);
+        if (split) {
+            char *g = base, *obuf = g + round64(pl.gbytes), *p0 = obuf + round64(pl.obytes);
+            char *p1 = p0 + round64((size_t)n * pl.rsz);
+            if (pl.gather) copy_strided(g, (int64_t)pl.isz, pl.idata, pl.istep, n, pl.isz);
+            job.in = pl.gather ? g : pl.idata;
+            job.dst = pl.direct ? pl.odata : obuf;
+            job.buf[0] = p0;
+            job.buf[1] = nt > 2 ? p1 : NULL;
+            job.work = nt > 2 ? p1 + round64((size_t)n * pl.rsz) : p1;
+            st = sort_split(&job, &fpe, &used);
+            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, obuf, (int64_t)pl.rsz, n, pl.rsz);
+        } else if (nt > 1) {
+            st = ncl_pool_run(nt, nt, slices_task, &job, 0, &fpe, &used);
+        } else {
+            st = run_slices(&pl, 0, pl.nslices, base, 0, &fpe);
+        }
         fpe |= ncl_fpe_end(&saved);
         ncl_tls.fpe_flags |= fpe;
         if (st)
@@ -404,7 +652,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     ncl_last_call.elements = a->size;
     ncl_last_call.bytes = a->size * (int64_t)(pl.isz + pl.rsz);
     ncl_last_call.kernel = pl.kernel->name ? pl.kernel->name : "(unnamed)";
-    ncl_last_call.threads = 1;
+    ncl_last_call.threads = used;
 
     NclArray *result = pl.result;
     const int allocated = pl.allocated;
