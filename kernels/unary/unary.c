@@ -13,6 +13,7 @@
  */
 #include <fenv.h>
 #include "unary_ops.h"
+#include "unary_sleef.h"
 
 /* Dtype groups of the loop lists: X(OP, op, sfx, T, E). */
 #define SINTS_(X, OP, op)                                                 \
@@ -29,7 +30,7 @@
 #define NUMBERS_(X, OP, op) INTS_(X, OP, op) FLOATS_(X, OP, op)
 #define ALL_(X, OP, op) BOOL_(X, OP, op) NUMBERS_(X, OP, op)
 
-/* Every (T) -> T loop. */
+/* Every (T) -> T loop but the transcendental functions. */
 #define UNARY_SAME_LOOPS(X)                                                   \
     NUMBERS_(X, NCL_NEGATIVE, negative)                                       \
     NUMBERS_(X, NCL_POSITIVE, positive)                                       \
@@ -37,7 +38,18 @@
     NUMBERS_(X, NCL_SIGN, sign)                                               \
     NUMBERS_(X, NCL_SQUARE, square)                                           \
     NUMBERS_(X, NCL_RECIPROCAL, reciprocal)                                   \
-    FLOATS_(X, NCL_SQRT, sqrt)       F32_(X, NCL_CBRT, cbrt)                  \
+    FLOATS_(X, NCL_SQRT, sqrt)                                                \
+    FLOATS_(X, NCL_FLOOR, floor)     FLOATS_(X, NCL_CEIL, ceil)               \
+    FLOATS_(X, NCL_TRUNC, trunc)     FLOATS_(X, NCL_RINT, rint)               \
+    BOOL_(X, NCL_INVERT, invert) INTS_(X, NCL_INVERT, invert)
+
+/* The transcendental functions. Where the target has SIMD they are SLEEF's
+   vector functions (unary_sleef.h, which also uses the scalar functions for
+   inputs SLEEF is not trusted on); elsewhere scalar libm loops: float32 and
+   these float64 ones evaluated in their own dtype (float32 via double,
+   unary_ops.h)... */
+#define UNARY_MATH_LOOPS(X)                                                   \
+    F32_(X, NCL_CBRT, cbrt)                                                   \
     FLOATS_(X, NCL_EXP, exp)         FLOATS_(X, NCL_EXP2, exp2)               \
     FLOATS_(X, NCL_EXPM1, expm1)     FLOATS_(X, NCL_LOG, log)                 \
     FLOATS_(X, NCL_LOG2, log2)       F32_(X, NCL_LOG10, log10)                \
@@ -47,12 +59,9 @@
     FLOATS_(X, NCL_ARCTAN, arctan)   F32_(X, NCL_SINH, sinh)                  \
     F32_(X, NCL_COSH, cosh)          F32_(X, NCL_TANH, tanh)                  \
     F32_(X, NCL_ARCSINH, arcsinh)    F32_(X, NCL_ARCCOSH, arccosh)            \
-    F32_(X, NCL_ARCTANH, arctanh)    FLOATS_(X, NCL_FLOOR, floor)             \
-    FLOATS_(X, NCL_CEIL, ceil)       FLOATS_(X, NCL_TRUNC, trunc)             \
-    FLOATS_(X, NCL_RINT, rint)                                                \
-    BOOL_(X, NCL_INVERT, invert) INTS_(X, NCL_INVERT, invert)
+    F32_(X, NCL_ARCTANH, arctanh)
 
-/* The (f64) -> f64 loops evaluated in long double (unary_ops.h). */
+/* ... and these float64 ones in long double. */
 #define UNARY_LDBL_LOOPS(X)                                                   \
     F64_(X, NCL_CBRT, cbrt)       F64_(X, NCL_LOG10, log10)                   \
     F64_(X, NCL_SINH, sinh)       F64_(X, NCL_COSH, cosh)                     \
@@ -62,7 +71,7 @@
 /* Every (T) -> bool loop. */
 #define UNARY_BOOL_LOOPS(X) ALL_(X, NCL_LOGICAL_NOT, logical_not)
 
-#if NCL_UNARY_F64_VIA_LDBL
+#if !NCL_UNARY_SLEEF && NCL_UNARY_F64_VIA_LDBL
 /* The framework samples MXCSR only, and the x87 keeps its own sticky
    flags: run the loop in a clean FP environment, report what it raised
    (x87 and SSE, through fetestexcept) via the flag sink, and put the
@@ -98,7 +107,10 @@ static NclStatus run_fenv_isolated(NclKernelFn loop, NclKernelNode *self, const 
 #define KERNEL_SAME_(OP, op, sfx, T, E) NCL_DEFINE_UNARY_KERNEL(ncl_k_##op##_##sfx, T, T, op_##op##_##sfx)
 #define KERNEL_BOOL_(OP, op, sfx, T, E) NCL_DEFINE_UNARY_KERNEL(ncl_k_##op##_##sfx, T, ncl_bool, op_##op##_##sfx)
 UNARY_SAME_LOOPS(KERNEL_SAME_)
+#if !NCL_UNARY_SLEEF
+UNARY_MATH_LOOPS(KERNEL_SAME_)
 UNARY_LDBL_LOOPS(KERNEL_LDBL_)
+#endif
 UNARY_BOOL_LOOPS(KERNEL_BOOL_)
 #undef KERNEL_SAME_
 #undef KERNEL_LDBL_
@@ -111,6 +123,7 @@ UNARY_BOOL_LOOPS(KERNEL_BOOL_)
 
 const ncl_kernel_entry ncl_k_unary_table[] = {
     UNARY_SAME_LOOPS(ENTRY_SAME_)
+    UNARY_MATH_LOOPS(ENTRY_SAME_)
     UNARY_LDBL_LOOPS(ENTRY_SAME_)
     UNARY_BOOL_LOOPS(ENTRY_BOOL_)
 };

@@ -1,0 +1,336 @@
+/*
+ * unary_sleef.h: the float32/float64 transcendental loops of the Unary
+ * subsystem on SLEEF's vector functions, one loop per (op, dtype), choosing
+ * SLEEF's 1-ulp (u10) or 3.5-ulp (u35) function from the caller's accuracy
+ * tier (ctx->accuracy: NCL_ACCURACY_HIGH <= 1 ulp, NCL_ACCURACY_FAST <= 4).
+ *
+ * The vector width is the one this object is compiled for: AVX-512 (8
+ * doubles, 16 floats), AVX2 + FMA (4, 8) or SSE2 (2, 4), each calling
+ * SLEEF's function for exactly that ISA (never SLEEF's own dispatcher: the
+ * variant was chosen when NCLib loaded). Without SSE2 (non-x86 builds) this
+ * header defines nothing and unary.c keeps the scalar libm loops.
+ *
+ * FP flags. SLEEF raises no flag on purpose, and its intermediate steps
+ * raise spurious ones (an overflowing intermediate, an invalid compare on a
+ * NaN lane). So a loop here saves MXCSR on entry and puts it back on exit,
+ * and reports through ctx->fpe what the function's IEEE semantics say,
+ * computed from each input and its result with integer tests:
+ *   INVALID    a NaN result from a non-NaN input (domain errors)
+ *   DIVIDE     an infinite result from a finite input, for the functions
+ *              with poles (log*, log1p, arctanh)
+ *   OVERFLOW   an infinite result from a finite input, for the growing
+ *              functions (exp*, sinh, cosh)
+ *   UNDERFLOW  a non-zero subnormal result (all are inexact, except exp2
+ *              of an integer, which is exact and raises nothing, as glibc),
+ *              and a zero result of exp/exp2 from a finite input.
+ * NaN inputs raise nothing, signalling or quiet (NumPy's rule).
+ *
+ * Accuracy. SLEEF's bounds hold on a documented domain; outside it some
+ * functions saturate early (sinh/cosh give inf a little below the overflow
+ * threshold, arcsinh/arccosh/log1p of huge arguments give inf). Each
+ * function lists the |x| ranges where SLEEF is not trusted, and those lanes
+ * are recomputed with the scalar function of unary_ops.h (within 1 ulp,
+ * the same in both tiers), so no result depends on where it sits in a
+ * vector, and the whole range meets the tier's bound. tests/test_accuracy.c
+ * measures every function over edge and random inputs in both tiers.
+ *
+ * Layout. Contiguous aligned operands are read and written in place; any
+ * other stride, or a misaligned pointer, is gathered into a stack block,
+ * computed, and scattered. The last partial vector of a block is padded
+ * with a copy of a real element, so a lane never sees an invented value.
+ * SLEEF's functions are elementwise, so results do not depend on the
+ * layout, the block boundaries or the thread that computes them.
+ */
+#ifndef NCL_UNARY_SLEEF_H
+#define NCL_UNARY_SLEEF_H
+
+#include "unary_ops.h"
+
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+#  define NCL_UNARY_SLEEF 1
+#else
+#  define NCL_UNARY_SLEEF 0
+#endif
+
+#if NCL_UNARY_SLEEF
+
+#include <fenv.h>
+#include <immintrin.h>
+#include <sleef.h>
+
+/* ---- the vector layer: one set of names per ISA ---------------------------- */
+#if defined(__AVX512F__)
+typedef __m512d ncl_sv_f64;
+typedef __m512 ncl_sv_f32;
+#  define NCL_SV_N_f64 8
+#  define NCL_SV_N_f32 16
+#  define NCL_SV_LOAD_f64(p) _mm512_loadu_pd(p)
+#  define NCL_SV_LOAD_f32(p) _mm512_loadu_ps(p)
+#  define NCL_SV_STORE_f64(p, v) _mm512_storeu_pd((p), (v))
+#  define NCL_SV_STORE_f32(p, v) _mm512_storeu_ps((p), (v))
+#  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d8_##u##avx512f
+#  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f16_##u##avx512f
+#elif defined(__AVX2__) && defined(__FMA__)
+typedef __m256d ncl_sv_f64;
+typedef __m256 ncl_sv_f32;
+#  define NCL_SV_N_f64 4
+#  define NCL_SV_N_f32 8
+#  define NCL_SV_LOAD_f64(p) _mm256_loadu_pd(p)
+#  define NCL_SV_LOAD_f32(p) _mm256_loadu_ps(p)
+#  define NCL_SV_STORE_f64(p, v) _mm256_storeu_pd((p), (v))
+#  define NCL_SV_STORE_f32(p, v) _mm256_storeu_ps((p), (v))
+#  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d4_##u##avx2
+#  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f8_##u##avx2
+#else
+typedef __m128d ncl_sv_f64;
+typedef __m128 ncl_sv_f32;
+#  define NCL_SV_N_f64 2
+#  define NCL_SV_N_f32 4
+#  define NCL_SV_LOAD_f64(p) _mm_loadu_pd(p)
+#  define NCL_SV_LOAD_f32(p) _mm_loadu_ps(p)
+#  define NCL_SV_STORE_f64(p, v) _mm_storeu_pd((p), (v))
+#  define NCL_SV_STORE_f32(p, v) _mm_storeu_ps((p), (v))
+#  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d2_##u##sse2
+#  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f4_##u##sse2
+#endif
+
+typedef ncl_sv_f64 (*ncl_sv_fn_f64)(ncl_sv_f64);
+typedef ncl_sv_f32 (*ncl_sv_fn_f32)(ncl_sv_f32);
+
+/* Elements per block: the stack buffers of a gathered block (2 x 4 KiB). */
+#define NCL_SV_BLOCK 512
+
+/* How a function's results map to FP flags, and where SLEEF is not used. */
+enum {
+    NCL_SV_ZERO_UNDERFLOWS = 1, /* a zero result from a finite input underflowed (exp, exp2) */
+    NCL_SV_EXACT_INTEGERS = 2,  /* subnormal results of integer inputs are exact (exp2) */
+    NCL_SV_SUBNORMAL_SCALAR = 4 /* subnormal inputs take the scalar function: f(x) rounds to x
+                                   there, where SLEEF flushes some results to 0 */
+};
+typedef struct ncl_sv_desc {
+    int inf_flag;          /* the flag of an infinite result from a finite input, or 0 */
+    int rules;             /* NCL_SV_* */
+    /* |x| bit patterns in [lo, hi] (per range) are computed by the scalar
+       function; an empty range has lo > hi. The first range is the
+       function's own, the second the subnormals (NCL_SV_SUBNORMAL_SCALAR). */
+    uint64_t fix_lo[2], fix_hi[2];
+} ncl_sv_desc;
+
+/* Bit patterns and their classes; A is the pattern without its sign. */
+#define NCL_SV_ABS_f64 UINT64_C(0x7fffffffffffffff)
+#define NCL_SV_INF_f64 UINT64_C(0x7ff0000000000000)
+#define NCL_SV_MIN_f64 UINT64_C(0x0010000000000000)
+#define NCL_SV_ABS_f32 UINT32_C(0x7fffffff)
+#define NCL_SV_INF_f32 UINT32_C(0x7f800000)
+#define NCL_SV_MIN_f32 UINT32_C(0x00800000)
+
+/* The flags of m results y of inputs x (both contiguous, any alignment),
+   and in *fix whether some input lies in a range SLEEF is not trusted on.
+   Branch-free integer tests the compiler vectorises; OR-reduced. */
+#define NCL_SV_DEFINE_FLAGS(sfx, T, U)                                                      \
+    NCL_KINLINE int ncl_sv_flags_##sfx(const char *x, const char *y, int64_t m,              \
+                                      const ncl_sv_desc *d, int *fix)                       \
+    {                                                                                       \
+        U inv = 0, inf = 0, sub = 0, zero = 0, fx = 0;                                      \
+        const U lo0 = (U)d->fix_lo[0], w0 = (U)(d->fix_hi[0] - d->fix_lo[0]);               \
+        const U lo1 = (U)d->fix_lo[1], w1 = (U)(d->fix_hi[1] - d->fix_lo[1]);               \
+        const int use0 = d->fix_lo[0] <= d->fix_hi[0], use1 = d->fix_lo[1] <= d->fix_hi[1]; \
+        for (int64_t i = 0; i < m; i++) {                                                   \
+            U bx, by;                                                                       \
+            memcpy(&bx, x + i * (int64_t)sizeof(U), sizeof bx);                             \
+            memcpy(&by, y + i * (int64_t)sizeof(U), sizeof by);                             \
+            const U ax = bx & NCL_SV_ABS_##sfx, ay = by & NCL_SV_ABS_##sfx;                 \
+            const U xnan = ax > NCL_SV_INF_##sfx, xfin = ax < NCL_SV_INF_##sfx;             \
+            inv |= (ay > NCL_SV_INF_##sfx) & !xnan;                                         \
+            inf |= (ay == NCL_SV_INF_##sfx) & xfin;                                         \
+            sub |= (U)(ay - 1u) < (U)(NCL_SV_MIN_##sfx - 1u);                               \
+            zero |= (ay == 0) & xfin;                                                       \
+            fx |= ((U)(ax - lo0) <= w0) & (U)use0;                                          \
+            fx |= ((U)(ax - lo1) <= w1) & (U)use1;                                          \
+        }                                                                                   \
+        *fix = fx != 0;                                                                     \
+        int f = (inv ? NCL_FPE_INVALID : 0) | (inf ? d->inf_flag : 0);                      \
+        if (sub && (d->rules & NCL_SV_EXACT_INTEGERS)) {                                    \
+            /* exp2: only a subnormal result of a non-integer input is inexact */         \
+            sub = 0;                                                                        \
+            for (int64_t i = 0; i < m; i++) {                                               \
+                T xv, yv;                                                                   \
+                memcpy(&xv, x + i * (int64_t)sizeof(T), sizeof xv);                         \
+                memcpy(&yv, y + i * (int64_t)sizeof(T), sizeof yv);                         \
+                sub |= (U)(yv != 0 && fabs(yv) < (T)NCL_SV_TINY_##sfx && xv != rint(xv));  \
+            }                                                                               \
+        }                                                                                   \
+        if (sub || (zero && (d->rules & NCL_SV_ZERO_UNDERFLOWS))) f |= NCL_FPE_UNDERFLOW;   \
+        return f;                                                                           \
+    }
+#define NCL_SV_TINY_f64 DBL_MIN
+#define NCL_SV_TINY_f32 FLT_MIN
+NCL_SV_DEFINE_FLAGS(f64, double, uint64_t)
+NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
+#undef NCL_SV_DEFINE_FLAGS
+
+/* The loop: SLEEF function v over the vectors, scalar function s on the
+   lanes SLEEF is not trusted on, flags from the results. */
+#define NCL_SV_DEFINE_RUN(sfx, T, U)                                                           \
+    static NclStatus ncl_sv_run_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n,    \
+                                      const int64_t *steps, ncl_sv_fn_##sfx v,                  \
+                                      T (*s)(T, int *), const ncl_sv_desc *d)                   \
+    {                                                                                          \
+        enum { W = NCL_SV_N_##sfx, B = NCL_SV_BLOCK, S = (int)sizeof(T) };                      \
+        T xb[NCL_SV_BLOCK], yb[NCL_SV_BLOCK];                                                   \
+        const char *ip = args[0];                                                               \
+        char *op = args[1];                                                                     \
+        const int64_t is = steps[0], os = steps[1];                                             \
+        /* read in place when contiguous and aligned; write in place too unless the          \
+           output is the input (the flags need the inputs after the results exist) */       \
+        const int in_direct = is == S && ((uintptr_t)ip % S) == 0;                              \
+        const int out_direct = os == S && ((uintptr_t)op % S) == 0 && !(in_direct && op == ip); \
+        const unsigned int csr = _mm_getcsr();                                                  \
+        int fpe = 0;                                                                            \
+        for (int64_t done = 0; done < n; done += B) {                                           \
+            const int64_t m = n - done < B ? n - done : B;                                      \
+            const char *xp;                                                                     \
+            char *yp;                                                                           \
+            if (in_direct) {                                                                    \
+                xp = ip + done * S;                                                             \
+            } else {                                                                            \
+                const char *p = ip + done * is;                                                 \
+                for (int64_t i = 0; i < m; i++, p += is) memcpy(&xb[i], p, S);                  \
+                xp = (const char *)xb;                                                          \
+            }                                                                                   \
+            yp = out_direct ? op + done * S : (char *)yb;                                       \
+            int64_t i = 0;                                                                      \
+            for (; i + W <= m; i += W)                                                          \
+                NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S),                                   \
+                                   v(NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S)))); \
+            if (i < m) {                                                                        \
+                T tx[W], ty[W];                                                                 \
+                for (int k = 0; k < W; k++) memcpy(&tx[k], xp + (i + (k < m - i ? k : 0)) * S, S); \
+                NCL_SV_STORE_##sfx(ty, v(NCL_SV_LOAD_##sfx(tx)));                               \
+                memcpy(yp + i * S, ty, (size_t)(m - i) * S);                                    \
+            }                                                                                   \
+            int fix;                                                                            \
+            int f = ncl_sv_flags_##sfx(xp, yp, m, d, &fix);                                     \
+            if (fix) {                                                                          \
+                ncl_sv_fixup_##sfx(xp, yp, m, s, d);                                            \
+                f = ncl_sv_flags_##sfx(xp, yp, m, d, &fix);                                     \
+            }                                                                                   \
+            fpe |= f;                                                                           \
+            if (!out_direct) {                                                                  \
+                if (os == S) {                                                                  \
+                    memcpy(op + done * S, yb, (size_t)m * S);                                   \
+                } else {                                                                        \
+                    char *p = op + done * os;                                                   \
+                    for (int64_t k = 0; k < m; k++, p += os) memcpy(p, &yb[k], S);              \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
+        _mm_setcsr(csr);                                                                        \
+        if (fpe) *ctx->fpe |= fpe;                                                              \
+        return NCL_OK;                                                                          \
+    }
+
+/* Recomputes, with the scalar function, the results of the inputs in the
+   untrusted ranges. The scalar functions may run on the x87 (long double
+   evaluations), whose status word MXCSR does not cover: its environment is
+   put back as it was. Their flags are not taken; the caller recomputes the
+   flags from the results. Rare: only inputs near a function's limits. */
+#define NCL_SV_DEFINE_FIXUP(sfx, T, U)                                                       \
+    static void ncl_sv_fixup_##sfx(const char *x, char *y, int64_t m, T (*s)(T, int *),       \
+                                   const ncl_sv_desc *d)                                      \
+    {                                                                                         \
+        fenv_t env;                                                                           \
+        fegetenv(&env);                                                                       \
+        for (int64_t i = 0; i < m; i++) {                                                     \
+            U bx;                                                                             \
+            T xv;                                                                             \
+            memcpy(&bx, x + i * (int64_t)sizeof(U), sizeof bx);                               \
+            const U ax = bx & NCL_SV_ABS_##sfx;                                               \
+            int hit = 0;                                                                      \
+            for (int r = 0; r < 2; r++)                                                       \
+                hit |= d->fix_lo[r] <= d->fix_hi[r] && ax >= (U)d->fix_lo[r] && ax <= (U)d->fix_hi[r]; \
+            if (!hit) continue;                                                               \
+            int e = 0;                                                                        \
+            memcpy(&xv, &bx, sizeof xv);                                                      \
+            const T yv = s(xv, &e);                                                           \
+            memcpy(y + i * (int64_t)sizeof(T), &yv, sizeof yv);                               \
+        }                                                                                     \
+        fesetenv(&env);                                                                       \
+    }
+NCL_SV_DEFINE_FIXUP(f64, double, uint64_t)
+NCL_SV_DEFINE_FIXUP(f32, float, uint32_t)
+#undef NCL_SV_DEFINE_FIXUP
+NCL_SV_DEFINE_RUN(f64, double, uint64_t)
+NCL_SV_DEFINE_RUN(f32, float, uint32_t)
+#undef NCL_SV_DEFINE_RUN
+
+/* ---- the functions ----------------------------------------------------------
+   X(op, SLEEF name, the fast tier's variant, inf flag, rules, f64 fix range,
+   f32 fix range); a fix range is lo, hi on |x|'s bit pattern, NONE empty.
+   SLEEF 3.5 has only u10 for exp, expm1, log10, log1p, arcsinh, arccosh,
+   arctanh: the fast tier uses it too. */
+#define NCL_SV_NONE_ 1, 0
+/* exp (f64): SLEEF gives inf from 709.7827111 on, a little short of the
+   true threshold 709.782712893384. */
+#define NCL_SV_EXP_FIX_f64 UINT64_C(0x4086280000000000), UINT64_C(0x40862e51eb851eb8) /* 709, 709.79 */
+/* sinh/cosh: SLEEF's bound holds for |x| <= 709 (f64) / 88 (f32); above it
+   saturates to inf early, short of the true overflow thresholds
+   710.4758600739439 / 89.41598629223294. */
+#define NCL_SV_SINH_FIX_f64 UINT64_C(0x4086280000000000), UINT64_C(0x4086340000000000) /* 709, 710.5 */
+#define NCL_SV_SINH_FIX_f32 UINT32_C(0x42b00000), UINT32_C(0x42b30000)                 /* 88, 89.5 */
+/* arcsinh/arccosh: SLEEF is exact only below 2^511 (f64) / 2^63 (f32). */
+#define NCL_SV_AH_FIX_f64 UINT64_C(0x5fe0000000000000), UINT64_C(0x7fefffffffffffff)
+#define NCL_SV_AH_FIX_f32 UINT32_C(0x5f000000), UINT32_C(0x7f7fffff)
+/* log1p: SLEEF's bound holds below 1e307 (f64) / 1e38 (f32). */
+#define NCL_SV_L1P_FIX_f64 UINT64_C(0x7fac7b1f3cac7433), UINT64_C(0x7fefffffffffffff)
+#define NCL_SV_L1P_FIX_f32 UINT32_C(0x7e967699), UINT32_C(0x7f7fffff)
+
+#define NCL_SV_SUB_ NCL_SV_SUBNORMAL_SCALAR
+#define NCL_SV_OPS(X)                                                                          \
+    X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_SV_EXP_FIX_f64, NCL_SV_NONE_) \
+    X(exp2, exp2, u35, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS | NCL_SV_EXACT_INTEGERS,         \
+      NCL_SV_NONE_, NCL_SV_NONE_)                                                                \
+    X(expm1, expm1, u10, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)              \
+    X(log, log, u35, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                              \
+    X(log2, log2, u35, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                            \
+    X(log10, log10, u10, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                          \
+    X(log1p, log1p, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_L1P_FIX_f64, NCL_SV_L1P_FIX_f32)    \
+    X(sin, sin, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                                 \
+    X(cos, cos, u35, 0, 0, NCL_SV_NONE_, NCL_SV_NONE_)                                           \
+    X(tan, tan, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                                 \
+    X(arcsin, asin, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                             \
+    X(arccos, acos, u35, 0, 0, NCL_SV_NONE_, NCL_SV_NONE_)                                       \
+    X(arctan, atan, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                             \
+    X(sinh, sinh, u35, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_SINH_FIX_f64, NCL_SV_SINH_FIX_f32)  \
+    X(cosh, cosh, u35, NCL_FPE_OVERFLOW, 0, NCL_SV_SINH_FIX_f64, NCL_SV_SINH_FIX_f32)           \
+    X(tanh, tanh, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                               \
+    X(arcsinh, asinh, u10, 0, NCL_SV_SUB_, NCL_SV_AH_FIX_f64, NCL_SV_AH_FIX_f32)                 \
+    X(arccosh, acosh, u10, 0, 0, NCL_SV_AH_FIX_f64, NCL_SV_AH_FIX_f32)                           \
+    X(arctanh, atanh, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)              \
+    X(cbrt, cbrt, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)
+
+/* ncl_k_<op>_<sfx>: the kernel of each (op, dtype), on the tier's SLEEF
+   function. */
+#define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, flo, fhi)                               \
+    static const ncl_sv_desc ncl_sv_desc_##op##_##sfx = {                                                   \
+        infl, rules, {flo, 1}, {fhi, (rules) & NCL_SV_SUBNORMAL_SCALAR ? NCL_SV_MIN_##sfx - 1u : 0}}; \
+    static NclStatus ncl_k_##op##_##sfx(NclKernelNode *self, const NclKernelCtx *ctx,          \
+                                        char *const *args, int64_t n, const int64_t *steps)    \
+    {                                                                                          \
+        (void)self;                                                                            \
+        return ncl_sv_run_##sfx(ctx, args, n, steps,                                           \
+                                ctx->accuracy == NCL_ACCURACY_FAST ? NCL_SV_FN_##sfx(fn, fast) \
+                                                                   : NCL_SV_FN_##sfx(fn, u10), \
+                                op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);                   \
+    }
+#define NCL_SV_KERNEL2_(op, fn, fast, infl, rules, sfx, ...) NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, __VA_ARGS__)
+#define NCL_SV_KERNELS_(op, fn, fast, infl, rules, r64, r32) \
+    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f64, r64)     \
+    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f32, r32)
+NCL_SV_OPS(NCL_SV_KERNELS_)
+#undef NCL_SV_KERNELS_
+#undef NCL_SV_KERNEL2_
+#undef NCL_SV_KERNEL_
+
+#endif /* NCL_UNARY_SLEEF */
+#endif /* NCL_UNARY_SLEEF_H */
