@@ -38,9 +38,48 @@ typedef struct ncl_kernel_entry {
 /* Every table of built-in kernels; each kernels/ file that registers
    kernels defines ncl_k_<name>_table and ncl_k_<name>_count. */
 #define NCL_KERNEL_TABLE_LIST(X) X(binary) X(unary) X(isunary) X(compare) X(convert) X(ternary) X(mask) X(sort) X(reduce)
-#define NCL_X_(name)                                        \
-    extern const ncl_kernel_entry ncl_k_##name##_table[];   \
-    extern const size_t ncl_k_##name##_count;
+
+/* The same sources are compiled once per instruction-set variant
+   (cmake/NclIsa.cmake); a variant's build defines NCL_ISA_SUFFIX (e.g. _avx2)
+   and its tables take that suffix, so every variant can live in one library.
+   The registry (src/kernel_registry.c) names them with NCL_KTABLE_ISA.
+   Kernel code picks its SIMD with the compiler's macros (__AVX2__, ...). Keep
+   this list equal to NCL_KERNEL_TABLE_LIST: a table missing here collides
+   at link time. */
+#define NCL_KCAT_(a, b) a##b
+#define NCL_KCAT(a, b) NCL_KCAT_(a, b)
+#define NCL_KTABLE_ISA(name, suffix) NCL_KCAT(ncl_k_##name##_table, suffix)
+#define NCL_KCOUNT_ISA(name, suffix) NCL_KCAT(ncl_k_##name##_count, suffix)
+#ifdef NCL_ISA_SUFFIX
+#  define NCL_ISA_RENAME(x) NCL_ISA_RENAME_(x, NCL_ISA_SUFFIX)
+#  define NCL_ISA_RENAME_(x, s) NCL_ISA_RENAME__(x, s)
+#  define NCL_ISA_RENAME__(x, s) x##s
+#  define ncl_k_binary_table    NCL_ISA_RENAME(ncl_k_binary_table)
+#  define ncl_k_binary_count    NCL_ISA_RENAME(ncl_k_binary_count)
+#  define ncl_k_unary_table     NCL_ISA_RENAME(ncl_k_unary_table)
+#  define ncl_k_unary_count     NCL_ISA_RENAME(ncl_k_unary_count)
+#  define ncl_k_isunary_table   NCL_ISA_RENAME(ncl_k_isunary_table)
+#  define ncl_k_isunary_count   NCL_ISA_RENAME(ncl_k_isunary_count)
+#  define ncl_k_compare_table   NCL_ISA_RENAME(ncl_k_compare_table)
+#  define ncl_k_compare_count   NCL_ISA_RENAME(ncl_k_compare_count)
+#  define ncl_k_convert_table   NCL_ISA_RENAME(ncl_k_convert_table)
+#  define ncl_k_convert_count   NCL_ISA_RENAME(ncl_k_convert_count)
+#  define ncl_k_ternary_table   NCL_ISA_RENAME(ncl_k_ternary_table)
+#  define ncl_k_ternary_count   NCL_ISA_RENAME(ncl_k_ternary_count)
+#  define ncl_k_mask_table      NCL_ISA_RENAME(ncl_k_mask_table)
+#  define ncl_k_mask_count      NCL_ISA_RENAME(ncl_k_mask_count)
+#  define ncl_k_sort_table      NCL_ISA_RENAME(ncl_k_sort_table)
+#  define ncl_k_sort_count      NCL_ISA_RENAME(ncl_k_sort_count)
+#  define ncl_k_reduce_table    NCL_ISA_RENAME(ncl_k_reduce_table)
+#  define ncl_k_reduce_count    NCL_ISA_RENAME(ncl_k_reduce_count)
+#endif
+
+/* Declares one table of one variant: NCL_KERNEL_TABLE_DECLARE_(binary, _avx2);
+   an empty suffix names this build's own. */
+#define NCL_KERNEL_TABLE_DECLARE_(name, suffix)                         \
+    extern const ncl_kernel_entry NCL_KTABLE_ISA(name, suffix)[];       \
+    extern const size_t NCL_KCOUNT_ISA(name, suffix);
+#define NCL_X_(name) NCL_KERNEL_TABLE_DECLARE_(name, )
 NCL_KERNEL_TABLE_LIST(NCL_X_)
 #undef NCL_X_
 

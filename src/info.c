@@ -19,15 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cpu.h"
 #include "hook_chain.h"
 #include "pool.h"
-
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#  include <cpuid.h>
-#  define NCL_HAVE_CPUID 1
-#else
-#  define NCL_HAVE_CPUID 0
-#endif
 
 /* ---- a growable string ------------------------------------------------------ */
 
@@ -345,52 +339,13 @@ NclStatus NclInfo(char *buf, size_t cap, size_t *needed)
 
 /* ---- what the machine is: read once ---------------------------------------------- */
 
-#define NCL_CPU_FEATURE_LIST(X) \
-    X(sse2) X(sse4_2) X(avx) X(avx2) X(fma) X(avx512f) X(avx512bw) X(avx512vl) X(avx512dq)
-
 typedef struct sysinfo {
-#define NCL_X_(f) int f;
-    NCL_CPU_FEATURE_LIST(NCL_X_)
-#undef NCL_X_
     int topo_ok;
     int packages, cores, pus, numa_nodes;
 } sysinfo;
 
 static sysinfo machine;
 static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
-
-#if NCL_HAVE_CPUID
-/* XCR0: which register states the OS saves, so which ISA is usable. */
-static uint64_t read_xcr0(void)
-{
-    uint32_t lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (uint64_t)hi << 32 | lo;
-}
-
-static void detect_cpu(sysinfo *m)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return;
-    m->sse2 = (d >> 26) & 1;
-    m->sse4_2 = (c >> 20) & 1;
-    int osxsave = (c >> 27) & 1;
-    uint64_t xcr0 = osxsave ? read_xcr0() : 0;
-    int ymm = (xcr0 & 0x6) == 0x6;     /* SSE and AVX state */
-    int zmm = (xcr0 & 0xe6) == 0xe6;   /* and opmask, ZMM0-15 upper, ZMM16-31 */
-    m->avx = ymm && ((c >> 28) & 1);
-    m->fma = m->avx && ((c >> 12) & 1);
-    if (__get_cpuid_max(0, NULL) < 7) return;
-    __cpuid_count(7, 0, a, b, c, d);
-    m->avx2 = m->avx && ((b >> 5) & 1);
-    m->avx512f = zmm && ((b >> 16) & 1);
-    m->avx512dq = m->avx512f && ((b >> 17) & 1);
-    m->avx512bw = m->avx512f && ((b >> 30) & 1);
-    m->avx512vl = m->avx512f && ((b >> 31) & 1);
-}
-#else
-static void detect_cpu(sysinfo *m) { (void)m; }
-#endif
 
 static void detect_topology(sysinfo *m)
 {
@@ -412,11 +367,7 @@ static void detect_topology(sysinfo *m)
     hwloc_topology_destroy(topo);
 }
 
-static void detect_machine(void)
-{
-    detect_cpu(&machine);
-    detect_topology(&machine);
-}
+static void detect_machine(void) { detect_topology(&machine); }
 
 static const char *arch_name(void)
 {
@@ -474,6 +425,7 @@ static int put_kernel_chain(NclSubsystem s, int op, const NclDType *sig, int nar
     int first = 1;
     for (const NclListHead *n = __atomic_load_n(&head->next, __ATOMIC_ACQUIRE); n != head;
          n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE)) {
+        if (ncl_is_threader(n)) continue; /* reported under "threads" */
         if (!first) sb_put(b, ",", 1);
         first = 0;
         sb_json_string(b, ncl_hook_name(NCL_CONTAINER_OF(n, const NclKernelNode, list)->name));
@@ -508,14 +460,29 @@ NclStatus ncl_default_info(NclHook *self, NclInfoWriter *w)
     sb_puts(&b, "{\"arch\":");
     sb_json_string(&b, arch_name());
     sb_puts(&b, ",\"features\":{");
+    const uint32_t have = ncl_cpu_features();
     int i = 0;
-#define NCL_X_(f) sb_putf(&b, "%s\"" #f "\":%s", i++ ? "," : "", m->f ? "true" : "false");
+#define NCL_X_(f) \
+    sb_putf(&b, "%s\"" #f "\":%s", i++ ? "," : "", have & NCL_CPU_BIT(f) ? "true" : "false");
     NCL_CPU_FEATURE_LIST(NCL_X_)
 #undef NCL_X_
-    /* Every kernel is the portable one until ISA variants are dispatched. */
-    sb_puts(&b, "},\"used\":\"baseline\"}");
+    /* The kernel variants: which are built, which this CPU could run, which
+       runs (after NCL_DISABLE_CPU_FEATURES). */
+    sb_puts(&b, "},\"variants\":[");
+    for (int l = 0, n = 0; l < NCL_ISA_COUNT; l++) {
+        if (!ncl_isa_built((ncl_isa)l)) continue;
+        sb_putf(&b, "%s{\"name\":\"%s\",\"supported\":%s}", n++ ? "," : "",
+                ncl_isa_name((ncl_isa)l), ncl_isa_cpu_supports((ncl_isa)l) ? "true" : "false");
+    }
+    sb_puts(&b, "],\"used\":");
+    sb_json_string(&b, ncl_isa_name(ncl_isa_selected()));
+    sb_puts(&b, ",\"disabled\":");
+    sb_json_string(&b, ncl_isa_disabled_text());
+    sb_puts(&b, ",\"ignored\":");
+    sb_json_string(&b, ncl_isa_ignored_names());
+    sb_puts(&b, "}");
     if ((st = add_built(w, "cpu", &b)) != NCL_OK) return st;
-    if ((st = NclInfoAddString(w, "kernel_variant", "portable")) != NCL_OK) return st;
+    if ((st = NclInfoAddString(w, "isa", ncl_isa_name(ncl_isa_selected()))) != NCL_OK) return st;
 
     const NclMemHandler *mh = NclDataMem_GetHandler();
     if (mh != NULL) {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "hook_chain.h"
+#include "cpu.h"
 #include "ncl_kernel.h"
 
 struct ncl_kchain {
@@ -41,10 +42,41 @@ typedef struct table_ref {
     const size_t *count;
 } table_ref;
 
-static const table_ref tables[] = {
-#define NCL_X_(name) { ncl_k_##name##_table, &ncl_k_##name##_count },
-    NCL_KERNEL_TABLE_LIST(NCL_X_)
+/* Every variant's tables, by ncl_isa; the registry is built from the chosen
+   variant's (cpu.h). */
+#define NCL_X_(name) +1
+enum { NCL_TABLE_COUNT = 0 NCL_KERNEL_TABLE_LIST(NCL_X_) };
 #undef NCL_X_
+#define NCL_X_(name) { NCL_KTABLE_ISA(name, NCL_SFX_), &NCL_KCOUNT_ISA(name, NCL_SFX_) },
+#define NCL_SFX_
+static const table_ref tables_baseline[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
+#undef NCL_SFX_
+#ifdef NCL_HAVE_ISA_AVX2
+#define NCL_SFX_ _avx2
+#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx2)
+NCL_KERNEL_TABLE_LIST(NCL_Y_)
+#undef NCL_Y_
+static const table_ref tables_avx2[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
+#undef NCL_SFX_
+#endif
+#ifdef NCL_HAVE_ISA_AVX512
+#define NCL_SFX_ _avx512
+#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx512)
+NCL_KERNEL_TABLE_LIST(NCL_Y_)
+#undef NCL_Y_
+static const table_ref tables_avx512[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
+#undef NCL_SFX_
+#endif
+#undef NCL_X_
+
+static const table_ref *const variant_tables[NCL_ISA_COUNT] = {
+    [NCL_ISA_BASELINE] = tables_baseline,
+#ifdef NCL_HAVE_ISA_AVX2
+    [NCL_ISA_AVX2] = tables_avx2,
+#endif
+#ifdef NCL_HAVE_ISA_AVX512
+    [NCL_ISA_AVX512] = tables_avx512,
+#endif
 };
 
 /* ---- keys ---------------------------------------------------------------------- */
@@ -104,8 +136,9 @@ static uint64_t entry_key(const ncl_kernel_entry *e)
    allowed to corrupt a chain. */
 static registry *build(void)
 {
+    const table_ref *tables = variant_tables[ncl_isa_selected()];
     size_t total = 0;
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) total += *tables[t].count;
+    for (size_t t = 0; t < NCL_TABLE_COUNT; t++) total += *tables[t].count;
     size_t nslots = 16;
     while (nslots < 2 * total) nslots *= 2;  /* load factor <= 1/2: short probes */
 
@@ -123,7 +156,7 @@ static registry *build(void)
     r->builtins = nodes;
 
     size_t used = 0;
-    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+    for (size_t t = 0; t < NCL_TABLE_COUNT; t++) {
         for (size_t i = 0; i < *tables[t].count; i++) {
             const ncl_kernel_entry *e = &tables[t].entries[i];
             if (!entry_valid(e)) continue;

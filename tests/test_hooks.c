@@ -731,7 +731,7 @@ START_TEST(test_info_json)
     ck_assert_ptr_nonnull(strstr(plain, "\"version\":\"" NCL_VERSION_STRING "\""));
     ck_assert_ptr_nonnull(strstr(plain, "\"abi\":"));
     ck_assert_ptr_nonnull(strstr(plain, "\"cpu\":{"));
-    ck_assert_ptr_nonnull(strstr(plain, "\"kernel_variant\":"));
+    ck_assert_ptr_nonnull(strstr(plain, "\"isa\":"));
     ck_assert_ptr_nonnull(strstr(plain, "\"allocator\":\"ncl_default\""));
     ck_assert_ptr_nonnull(strstr(plain, "\"threads\":{"));
     ck_assert_ptr_nonnull(strstr(plain, "\"topology\":"));

@@ -218,7 +218,8 @@ NCL_KINLINE void RT_FN(cols)(const char *p, int64_t s, int64_t ws, int64_t n, in
         }
         return;
     }
-    RT_DD pend[64][RT_W], v[RT_W];
+    RT_DD pend[64][RT_W];
+    RT_DD v[RT_W] = {{0}}; /* n > 0: the loop below sets it before any use */
     int depth = 0;
     const int64_t nc = (n + RT_K - 1) / RT_K;
     for (int64_t c = 0; c < nc; c++) {

@@ -1,0 +1,64 @@
+/*
+ * cpu.h: which instruction-set variant of the kernels runs here.
+ *
+ * The kernels are built once per level (cmake/NclIsa.cmake). At the first
+ * use the best level that is built, that the CPU and the operating system
+ * support (cpuid + xgetbv), and that NCL_DISABLE_CPU_FEATURES leaves allowed
+ * is chosen, once for the life of the process.
+ *
+ * NCL_DISABLE_CPU_FEATURES is a list of feature names separated by commas or
+ * spaces, in any case: AVX512F, AVX512CD, AVX512BW, AVX512DQ, AVX512VL,
+ * AVX512 (all five), AVX2, FMA, BMI1, BMI2, LZCNT, POPCNT, F16C, MOVBE, AVX.
+ * Disabling a feature disables every level that needs it. Unknown names are
+ * ignored and reported by NclInfo.
+ */
+#ifndef NCL_CPU_H
+#define NCL_CPU_H
+
+#include <stdint.h>
+
+typedef enum ncl_isa {
+    NCL_ISA_BASELINE = 0,   /* the toolchain's default flags (SSE2 on x86-64) */
+    NCL_ISA_AVX2 = 1,       /* x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT, F16C, MOVBE */
+    NCL_ISA_AVX512 = 2,     /* x86-64-v4: v3 plus AVX-512 F, CD, BW, DQ, VL */
+    NCL_ISA_COUNT
+} ncl_isa;
+
+/* The CPU features NCLib looks at, each true only when the OS also saves
+   the registers it needs (xgetbv). */
+#define NCL_CPU_FEATURE_LIST(X)                                                     \
+    X(sse2) X(sse4_2) X(popcnt) X(avx) X(f16c) X(fma) X(movbe) X(avx2) X(bmi1)     \
+    X(bmi2) X(lzcnt) X(avx512f) X(avx512cd) X(avx512bw) X(avx512dq) X(avx512vl)
+
+/* One bit per feature, in list order: NCL_CPU_BIT(avx2). */
+enum {
+#define NCL_X_(f) NCL_CPU_BITNO_##f,
+    NCL_CPU_FEATURE_LIST(NCL_X_)
+#undef NCL_X_
+    NCL_CPU_NFEATURES
+};
+#define NCL_CPU_BIT(f) (UINT32_C(1) << NCL_CPU_BITNO_##f)
+
+/* What the CPU has (read once); 0 off x86. */
+uint32_t ncl_cpu_features(void);
+
+/* The chosen level (decided on the first call, thread-safe). */
+ncl_isa ncl_isa_selected(void);
+
+/* "baseline", "avx2", "avx512". */
+const char *ncl_isa_name(ncl_isa isa);
+
+/* Whether this build holds the level's kernels. */
+int ncl_isa_built(ncl_isa isa);
+
+/* Whether the CPU and OS support the level, whatever the environment says. */
+int ncl_isa_cpu_supports(ncl_isa isa);
+
+/* The NCL_DISABLE_CPU_FEATURES names that were not understood, as read at
+   the choice ("" when none), for NclInfo. */
+const char *ncl_isa_ignored_names(void);
+
+/* NCL_DISABLE_CPU_FEATURES as it was read ("" when unset). */
+const char *ncl_isa_disabled_text(void);
+
+#endif

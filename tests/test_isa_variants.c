@@ -1,0 +1,419 @@
+/*
+ * test_isa_variants.c: every instruction-set variant of the elementwise
+ * kernels this machine can run gives what the portable (baseline) kernel
+ * gives. NCL_TEST_LINK_INTERNAL: the variants' tables are reached directly,
+ * whatever the dispatcher chose.
+ *
+ * For each entry of the baseline's Binary, Unary, IsUnary, Compare, Convert
+ * and Ternary tables, the same (subsystem, op, signature) of each other
+ * variant runs on the same inputs: random bit patterns mixed with each
+ * dtype's edge values (0, -0, ±1, extremes, NaN, ±inf, subnormals), at
+ * lengths around every vector width, contiguous, strided, misaligned, with a
+ * broadcast (zero-step) input and in place. Outputs must agree bit for bit
+ * (any NaN matches any NaN), and so must the FP flags (hardware and those the
+ * kernel reports). The transcendental functions are computed by different
+ * vector code per variant; there each result must be within 2 ulp of the
+ * baseline's (both are within 1 ulp of the exact value), with the same
+ * classification (NaN, infinity, zero sign).
+ *
+ * Reduce, Sort and Mask kernels take op-specific aux data; their variants are
+ * tested by running their whole suites once per variant (tests/CMakeLists.txt
+ * registers those runs with NCL_DISABLE_CPU_FEATURES).
+ */
+/* NCL_TEST_LINK_INTERNAL */
+#include <fenv.h>
+#include "ncl_test.h"
+#include "cpu.h"
+#include "ncl_kernel.h"
+
+#ifdef NCL_HAVE_ISA_AVX2
+#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx2)
+NCL_KERNEL_TABLE_LIST(NCL_Y_)
+#undef NCL_Y_
+#endif
+#ifdef NCL_HAVE_ISA_AVX512
+#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx512)
+NCL_KERNEL_TABLE_LIST(NCL_Y_)
+#undef NCL_Y_
+#endif
+
+typedef struct tables {
+    const ncl_kernel_entry *t[6];
+    size_t n[6];
+} tables;
+
+#define ELEMENTWISE(sfx)                                                                \
+    {{NCL_KTABLE_ISA(binary, sfx), NCL_KTABLE_ISA(unary, sfx), NCL_KTABLE_ISA(isunary, sfx), \
+      NCL_KTABLE_ISA(compare, sfx), NCL_KTABLE_ISA(convert, sfx), NCL_KTABLE_ISA(ternary, sfx)}, \
+     {0}}
+
+static tables variant[NCL_ISA_COUNT];
+static int variant_present[NCL_ISA_COUNT];
+
+static void load_tables(void)
+{
+    static const tables base = ELEMENTWISE();
+    variant[NCL_ISA_BASELINE] = base;
+    const size_t nb[6] = {ncl_k_binary_count,  ncl_k_unary_count,   ncl_k_isunary_count,
+                          ncl_k_compare_count, ncl_k_convert_count, ncl_k_ternary_count};
+    memcpy(variant[NCL_ISA_BASELINE].n, nb, sizeof nb);
+    variant_present[NCL_ISA_BASELINE] = 1;
+#ifdef NCL_HAVE_ISA_AVX2
+    static const tables v2 = ELEMENTWISE(_avx2);
+    variant[NCL_ISA_AVX2] = v2;
+    const size_t n2[6] = {ncl_k_binary_count_avx2,  ncl_k_unary_count_avx2,
+                          ncl_k_isunary_count_avx2, ncl_k_compare_count_avx2,
+                          ncl_k_convert_count_avx2, ncl_k_ternary_count_avx2};
+    memcpy(variant[NCL_ISA_AVX2].n, n2, sizeof n2);
+    variant_present[NCL_ISA_AVX2] = 1;
+#endif
+#ifdef NCL_HAVE_ISA_AVX512
+    static const tables v5 = ELEMENTWISE(_avx512);
+    variant[NCL_ISA_AVX512] = v5;
+    const size_t n5[6] = {ncl_k_binary_count_avx512,  ncl_k_unary_count_avx512,
+                          ncl_k_isunary_count_avx512, ncl_k_compare_count_avx512,
+                          ncl_k_convert_count_avx512, ncl_k_ternary_count_avx512};
+    memcpy(variant[NCL_ISA_AVX512].n, n5, sizeof n5);
+    variant_present[NCL_ISA_AVX512] = 1;
+#endif
+}
+
+static const ncl_kernel_entry *find_entry(const tables *t, const ncl_kernel_entry *want)
+{
+    for (int k = 0; k < 6; k++)
+        for (size_t i = 0; i < t->n[k]; i++) {
+            const ncl_kernel_entry *e = &t->t[k][i];
+            if (e->subsystem == want->subsystem && e->op == want->op &&
+                e->nargs == want->nargs && memcmp(e->sig, want->sig, sizeof e->sig) == 0)
+                return e;
+        }
+    return NULL;
+}
+
+/* ---- inputs ------------------------------------------------------------------------ */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t rnd(void)
+{
+    uint64_t x = rng_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    rng_state = x;
+    return x * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+/* One element of dtype d: an edge value one time in three, else random bits
+   (for bool, 0 or 1; for floats, also ordinary magnitudes). */
+static void random_element(NclDType d, char *p)
+{
+    const size_t size = NclDTypeSize(d);
+    uint64_t r = rnd();
+    if (d == NCL_BOOL) {
+        p[0] = (char)(r & 1);
+        return;
+    }
+    if (d == NCL_FLOAT64) {
+        static const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -7.25, 1e300, -1e300,
+                                      1e-310, -5e-324, 710.0, -745.5, 88.7, 1e-20, 100.0,
+                                      3.141592653589793, 1.5707963267948966, INFINITY,
+                                      -INFINITY, NAN, -NAN, 9.2e18, -9.3e18, 2.1e9, 4.4e9,
+                                      1.8446744073709552e19};
+        double v;
+        switch (r % 3) {
+        case 0: v = edge[(r >> 8) % (sizeof edge / sizeof edge[0])]; break;
+        case 1: v = ((double)(int64_t)(rnd() >> 11) / (double)(UINT64_C(1) << 52)) *
+                    ldexp(1.0, (int)((r >> 8) % 40) - 20); break;
+        default: { uint64_t b = rnd(); memcpy(&v, &b, 8); }
+        }
+        memcpy(p, &v, 8);
+        return;
+    }
+    if (d == NCL_FLOAT32) {
+        static const float edge[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 3.0f, -7.25f, 3e38f,
+                                     -3e38f, 1e-40f, -1e-45f, 88.7f, -103.9f, 1e-20f, 100.0f,
+                                     3.1415927f, 1.5707964f, INFINITY, -INFINITY, NAN, -NAN,
+                                     2.1e9f, 4.4e9f, 9.3e18f, 1.9e19f};
+        float v;
+        switch (r % 3) {
+        case 0: v = edge[(r >> 8) % (sizeof edge / sizeof edge[0])]; break;
+        case 1: v = (float)(((double)(int64_t)(rnd() >> 11) / (double)(UINT64_C(1) << 52)) *
+                            ldexp(1.0, (int)((r >> 8) % 30) - 15)); break;
+        default: { uint32_t b = (uint32_t)rnd(); memcpy(&v, &b, 4); }
+        }
+        memcpy(p, &v, 4);
+        return;
+    }
+    /* integers: 0, ±1, the extremes, small values, or random bits */
+    uint64_t v;
+    switch (r % 6) {
+    case 0: v = 0; break;
+    case 1: v = UINT64_MAX; break;                                  /* -1 / max */
+    case 2: v = UINT64_C(1) << (8 * size - 1); break;              /* min / top bit */
+    case 3: v = (UINT64_C(1) << (8 * size - 1)) - 1; break;        /* max / below top */
+    case 4: v = (r >> 8) % 70; break;                               /* small, shift counts */
+    default: v = rnd();
+    }
+    memcpy(p, &v, size); /* little-endian low bytes */
+}
+
+/* ---- comparing results ----------------------------------------------------------- */
+
+static int transcendental(const ncl_kernel_entry *e)
+{
+    if (e->subsystem == NCL_SUBSYSTEM_UNARY) {
+        switch (e->op) {
+        case NCL_CBRT: case NCL_EXP: case NCL_EXP2: case NCL_EXPM1: case NCL_LOG:
+        case NCL_LOG2: case NCL_LOG10: case NCL_LOG1P: case NCL_SIN: case NCL_COS:
+        case NCL_TAN: case NCL_ARCSIN: case NCL_ARCCOS: case NCL_ARCTAN: case NCL_SINH:
+        case NCL_COSH: case NCL_TANH: case NCL_ARCSINH: case NCL_ARCCOSH: case NCL_ARCTANH:
+            return 1;
+        default: return 0;
+        }
+    }
+    if (e->subsystem == NCL_SUBSYSTEM_BINARY)
+        return e->op == NCL_POWER || e->op == NCL_ARCTAN2 || e->op == NCL_HYPOT;
+    return 0;
+}
+
+static int64_t ordered_bits(double x)
+{
+    int64_t i;
+    memcpy(&i, &x, 8);
+    return i < 0 ? INT64_MIN - i : i;
+}
+
+static int32_t ordered_bits_f(float x)
+{
+    int32_t i;
+    memcpy(&i, &x, 4);
+    return i < 0 ? INT32_MIN - i : i;
+}
+
+/* Whether two output elements agree: bit for bit, any NaN with any NaN, and
+   within 2 ulp for transcendental results of the same class. */
+static int same_element(NclDType d, const char *a, const char *b, int loose)
+{
+    if (d == NCL_FLOAT64) {
+        double x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+        if (memcmp(a, b, 8) == 0) return 1;
+        if (!loose || isinf(x) || isinf(y) || x == 0 || y == 0) return 0;
+        int64_t dist = ordered_bits(x) - ordered_bits(y);
+        return dist >= -2 && dist <= 2;
+    }
+    if (d == NCL_FLOAT32) {
+        float x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        if (isnan(x) || isnan(y)) return isnan(x) && isnan(y);
+        if (memcmp(a, b, 4) == 0) return 1;
+        if (!loose || isinf(x) || isinf(y) || x == 0 || y == 0) return 0;
+        int64_t dist = (int64_t)ordered_bits_f(x) - ordered_bits_f(y);
+        return dist >= -2 && dist <= 2;
+    }
+    return memcmp(a, b, NclDTypeSize(d)) == 0;
+}
+
+/* ---- running one kernel ---------------------------------------------------------- */
+
+#define MAXN 300
+#define SLACK 8   /* bytes before each operand, for misalignment */
+
+enum layout { CONTIG, STRIDED, MISALIGNED, BCAST_FIRST, BCAST_LAST, INPLACE, NLAYOUTS };
+static const char *const layout_names[NLAYOUTS] = {"contiguous", "strided", "misaligned",
+                                                   "first input broadcast",
+                                                   "last input broadcast", "in place"};
+
+typedef struct operands {
+    char buf[4][SLACK + 3 * MAXN * 8 + 16]; /* the output's strided step is 3 items */
+} operands;
+
+/* Runs e's kernel over n elements in the given layout on copies of the inputs
+   in src; the output elements are gathered contiguously into out; returns the
+   FP flags (hardware and reported). */
+static int run(const ncl_kernel_entry *e, const operands *src, enum layout lay, int64_t n,
+               char *out, NclStatus *status)
+{
+    static operands w; /* static: large */
+    memcpy(&w, src, sizeof w);
+    const int nargs = e->nargs, nin = nargs - 1;
+    char *args[4];
+    int64_t steps[4];
+    for (int k = 0; k < nargs; k++) {
+        const int64_t size = (int64_t)NclDTypeSize((NclDType)e->sig[k]);
+        int64_t step = size, off = SLACK;
+        if (lay == STRIDED) step = 2 * size + (k == nin ? size : 0);
+        if (lay == MISALIGNED) off = SLACK + 1 + k;
+        if ((lay == BCAST_FIRST && k == 0) || (lay == BCAST_LAST && k == nin - 1 && nin > 1))
+            step = 0;
+        args[k] = w.buf[k] + off;
+        steps[k] = step;
+    }
+    /* In place: the output is the first input's memory when their dtypes
+       match (the only aliasing the kernel contract allows). */
+    if (lay == INPLACE) {
+        args[nin] = args[0];
+        steps[nin] = steps[0];
+    }
+    int fpe = 0;
+    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, nin, 1,
+                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
+    NclDType sig[4];
+    for (int k = 0; k < nargs; k++) sig[k] = (NclDType)e->sig[k];
+    ctx.signature = sig;
+    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
+    feclearexcept(FE_ALL_EXCEPT);
+    *status = e->fn(&node, &ctx, args, n, steps);
+    int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
+    feclearexcept(FE_ALL_EXCEPT);
+    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
+    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
+    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
+    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
+    const size_t osize = NclDTypeSize((NclDType)e->sig[nin]);
+    for (int64_t i = 0; i < n; i++)
+        memcpy(out + (size_t)i * osize, args[nin] + i * steps[nin], osize);
+    return fpe;
+}
+
+static int variant_compared[NCL_ISA_COUNT];
+
+/* Compares variant v with the baseline over every entry; returns the number of
+   kernels compared. */
+static size_t compare_variant(ncl_isa v)
+{
+    static const int64_t lengths[] = {0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63,
+                                      64, 65, 100, 127, 128, 129, 255, 256, 257, MAXN};
+    const tables *base = &variant[NCL_ISA_BASELINE];
+    size_t compared = 0;
+    static char out_b[MAXN * 8], out_v[MAXN * 8];
+    static operands src;
+    for (int k = 0; k < 6; k++) {
+        for (size_t i = 0; i < base->n[k]; i++) {
+            const ncl_kernel_entry *eb = &base->t[k][i];
+            const ncl_kernel_entry *ev = find_entry(&variant[v], eb);
+            ck_assert_msg(ev != NULL, "%s: variant %s has no kernel for %s", eb->name,
+                          ncl_isa_name(v), eb->name);
+            const int nin = eb->nargs - 1;
+            const NclDType od = (NclDType)eb->sig[nin];
+            const int loose = transcendental(eb);
+            for (int lay = 0; lay < NLAYOUTS; lay++) {
+                if (lay == INPLACE && eb->sig[0] != eb->sig[nin]) continue;
+                for (int a = 0; a < eb->nargs; a++) {
+                    const size_t size = NclDTypeSize((NclDType)eb->sig[a]);
+                    for (size_t j = 0; j < sizeof src.buf[a] / size; j++)
+                        random_element((NclDType)eb->sig[a], src.buf[a] + j * size);
+                }
+                for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; li++) {
+                    const int64_t n = lengths[li];
+                    NclStatus sb, sv;
+                    const int fb = run(eb, &src, (enum layout)lay, n, out_b, &sb);
+                    const int fv = run(ev, &src, (enum layout)lay, n, out_v, &sv);
+                    ck_assert_msg(sb == sv, "%s [%s] n=%lld: status %s (baseline) vs %s (%s)",
+                                  eb->name, layout_names[lay], (long long)n,
+                                  NclStatusString(sb), NclStatusString(sv), ncl_isa_name(v));
+                    const size_t osize = NclDTypeSize(od);
+                    for (int64_t e = 0; e < n; e++) {
+                        const char *pb = out_b + (size_t)e * osize, *pv = out_v + (size_t)e * osize;
+                        if (!same_element(od, pb, pv, loose)) {
+                            double xb = ncl_test_load_d(od, pb), xv = ncl_test_load_d(od, pv);
+                            ck_abort_msg("%s [%s] n=%lld element %lld: baseline %.17g, %s %.17g",
+                                         eb->name, layout_names[lay], (long long)n,
+                                         (long long)e, xb, ncl_isa_name(v), xv);
+                        }
+                    }
+                    /* Transcendental kernels raise flags by their own rules per
+                       method; the accuracy suite checks those. */
+                    if (!loose)
+                        ck_assert_msg(fb == fv,
+                                      "%s [%s] n=%lld: FP flags 0x%x (baseline) vs 0x%x (%s)",
+                                      eb->name, layout_names[lay], (long long)n, (unsigned)fb,
+                                      (unsigned)fv, ncl_isa_name(v));
+                }
+            }
+            compared++;
+        }
+    }
+    return compared;
+}
+
+static void check_variant(ncl_isa v)
+{
+    load_tables();
+    if (!variant_present[v]) {
+        printf("variant %s: not built for this target\n", ncl_isa_name(v));
+        return;
+    }
+    if (!ncl_isa_cpu_supports(v)) {
+        printf("variant %s: built, but this CPU cannot run it\n", ncl_isa_name(v));
+        return;
+    }
+    size_t n = compare_variant(v);
+    ck_assert_uint_gt(n, 0);
+    variant_compared[v] = 1;
+    printf("variant %s: %zu elementwise kernels agree with the baseline\n", ncl_isa_name(v), n);
+}
+
+START_TEST(avx2_matches_baseline) { check_variant(NCL_ISA_AVX2); }
+END_TEST
+
+START_TEST(avx512_matches_baseline) { check_variant(NCL_ISA_AVX512); }
+END_TEST
+
+/* The dispatcher picks the best level the CPU supports unless told
+   otherwise, and NclInfo says which. */
+START_TEST(dispatch_choice_reported)
+{
+    const ncl_isa chosen = ncl_isa_selected();
+    ck_assert(ncl_isa_built(chosen));
+    ck_assert(ncl_isa_cpu_supports(chosen));
+    const char *env = getenv("NCL_DISABLE_CPU_FEATURES");
+    if (env == NULL || env[0] == '\0') {
+        for (int l = (int)chosen + 1; l < NCL_ISA_COUNT; l++)
+            ck_assert_msg(!(ncl_isa_built((ncl_isa)l) && ncl_isa_cpu_supports((ncl_isa)l)),
+                          "%s chosen although %s is built and supported", ncl_isa_name(chosen),
+                          ncl_isa_name((ncl_isa)l));
+    }
+    char info[65536];
+    size_t needed = 0;
+    NCL_CHECK_OK(NclInfo(info, sizeof info, &needed));
+    char want[64];
+    snprintf(want, sizeof want, "\"isa\":\"%s\"", ncl_isa_name(chosen));
+    ck_assert_msg(strstr(info, want) != NULL, "NclInfo lacks %s", want);
+}
+END_TEST
+
+/* What NCL_DISABLE_CPU_FEATURES asks for is what runs (the suites rerun with
+   it set say which level they expect in NCL_TEST_EXPECT_ISA). */
+START_TEST(disable_env_honoured)
+{
+    const char *expect = getenv("NCL_TEST_EXPECT_ISA");
+    if (expect == NULL) return;
+    for (int l = 0; l < NCL_ISA_COUNT; l++) {
+        /* A CPU without the level runs the best one below it instead. */
+        if (strcmp(ncl_isa_name((ncl_isa)l), expect) == 0 && ncl_isa_cpu_supports((ncl_isa)l)) {
+            ck_assert_str_eq(ncl_isa_name(ncl_isa_selected()), expect);
+            return;
+        }
+    }
+}
+END_TEST
+
+static Suite *isa_suite(void)
+{
+    Suite *s = suite_create("isa_variants");
+    TCase *tc = tcase_create("variants");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, avx2_matches_baseline);
+    tcase_add_test(tc, avx512_matches_baseline);
+    tcase_add_test(tc, dispatch_choice_reported);
+    tcase_add_test(tc, disable_env_honoured);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+NCL_TEST_MAIN(isa_suite)
