@@ -1688,12 +1688,15 @@ END_TEST
 #endif
 
 #ifdef NCL_TEST_HAVE_THREADS
+#include "ncl/threads.h"
+
 /* FP flags raised on worker threads count as raised by the call: the one
    bad element sits at the end of a large array, in the last worker's
    block, for float and integer errors, in IGNORE and RAISE modes. */
 START_TEST(t_fp_worker_threads)
 {
     const int64_t n = 1 << 18;
+    const int nthreads = NclGetNumThreads();
     NCL_CHECK_OK(NclSetNumThreads(4));
     NCL_CHECK_OK(NclSetThreadingThreshold(1024));
     NclArray *a = ncl_test_arr(NCL_FLOAT64, 1, &n, 1);
@@ -1733,6 +1736,7 @@ START_TEST(t_fp_worker_threads)
     NclArrayRelease(out);
     NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_IGNORE));
     NCL_CHECK_OK(NclSetThreadingThreshold(65536));
+    NCL_CHECK_OK(NclSetNumThreads(nthreads));
     NclArrayRelease(a);
     NclArrayRelease(b);
     NclArrayRelease(ia);
