@@ -832,6 +832,18 @@ def sh(cmd, cwd=None):
         return ''
 
 
+def cpu_ticks():
+    """(steal, total) jiffies of all CPUs, from /proc/stat (zeros elsewhere)."""
+    try:
+        with open('/proc/stat') as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    # user nice system idle iowait irq softirq steal [guest guest_nice]:
+    # guest time is already counted in user.
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
 def machine_description():
     fields = {}
     for line in sh(['lscpu']).splitlines():
@@ -946,8 +958,8 @@ def write_report(bench, args, header, notes, gbench):
             out.append('')
         if items and any(i['met'] is False for i in items):
             failing.append(row)
-            out.append('What was tried (bench/notes.md): %s'
-                       % (notes.get(row) or 'nothing recorded yet.'))
+            text = ' '.join((notes.get(row) or 'nothing recorded yet.').split())
+            out.append('> **What was tried** (bench/notes.md): %s' % text)
             out.append('')
     out.append('## Summary')
     out.append('')
@@ -970,6 +982,8 @@ def main():
     ap.add_argument('--skip-rows', type=int, nargs='*', help='leave these rows out')
     ap.add_argument('--gbench-json', help='JSON of the brief bench_rows run, summarised')
     ap.add_argument('--command', help='the command line to print in the report')
+    ap.add_argument('--commit', help='what to print as the commit measured (default: git '
+                    'describe --always --dirty of this checkout)')
     args = ap.parse_args()
     if args.repeats < 7:
         ap.error('--repeats must be at least 7')
@@ -980,6 +994,7 @@ def main():
 
     started = time.time()
     load_before = os.getloadavg()
+    ticks_before = cpu_ticks()
     bench = Bench(args, np)
     rows = args.rows or sorted(ROW_TITLES)
     if 2 in rows and 1 not in rows:
@@ -991,7 +1006,10 @@ def main():
         getattr(bench, 'row%02d' % row)()
         bench.data.clear()
     load_after = os.getloadavg()
+    ticks_after = cpu_ticks()
     elapsed = time.time() - started
+    total_ticks = ticks_after[1] - ticks_before[1]
+    steal = 100.0 * (ticks_after[0] - ticks_before[0]) / total_ticks if total_ticks else 0.0
 
     machine, flags = machine_description()
     compiler, build_type = compiler_description(args.build_dir)
@@ -999,7 +1017,7 @@ def main():
     isa = info.get('isa')
     if isinstance(isa, (dict, list)):
         isa = json.dumps(isa)
-    commit = sh(['git', 'describe', '--always', '--dirty'], cwd=REPO) or 'unknown'
+    commit = args.commit or sh(['git', 'describe', '--always', '--dirty'], cwd=REPO) or 'unknown'
     header = [
         ('machine', machine),
         ('CPU flags (subset)', flags),
@@ -1016,6 +1034,9 @@ def main():
          % (args.repeats, args.min_time)),
         ('load average (1, 5, 15 min)', 'start %.2f %.2f %.2f; end %.2f %.2f %.2f'
          % (load_before + load_after)),
+        ('CPU time stolen by the hypervisor during the run', '%.1f %% (/proc/stat; a guest\'s '
+         'CPU-time clocks still run while its vCPU is descheduled, so steal inflates both sides)'
+         % steal),
         ('duration of the side-by-side run', '%.0f s' % elapsed),
         ('command', '`%s`' % (args.command or ' '.join([sys.executable] + sys.argv))),
     ]
