@@ -1520,6 +1520,19 @@ START_TEST(t_float_to_int)
             ck_assert_int_eq(ncl_test_get_i(o, 1), 0);
             ck_assert_int_eq(ncl_test_get_i(o, 2), 100);
             NclArrayRelease(o);
+            /* the same through the output cast of another subsystem */
+            NclArray *prov = ncl_test_arr(ints[k], 1, NCL_DIMS(5), 1);
+            NclArray *zero = ncl_test_arr(floats[f], 0, NULL, 0);
+            o = prov;
+            p.dtype = NCL_DTYPE_DEFAULT;
+            NCL_CHECK_OK(NclBinary(NCL_ADD, bad, zero, &o, &p));
+            ck_assert_msg(NclGetFPErrors() == NCL_FPE_INVALID, "%s via add: flags %d", what,
+                          NclGetFPErrors());
+            for (int i = 0; i < 5; i++)
+                ck_assert_msg(ncl_test_get_u(prov, i) == want[i], "%s via add: element %d is %llu",
+                              what, i, (unsigned long long)ncl_test_get_u(prov, i));
+            NclArrayRelease(zero);
+            NclArrayRelease(prov);
         }
         NclArrayRelease(good);
         NclArrayRelease(bad);
@@ -1577,6 +1590,27 @@ START_TEST(t_fp_raise)
         NclArrayRelease(out);
         NclArrayRelease(prov);
     }
+    /* other subsystems raise the same way */
+    NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_RAISE));
+    NclArray *neg = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(2), 4, -1);
+    NclArray *big = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(3), 1e308, 1e308, 1e308);
+    NclArray *r = NULL;
+    expect_fail(NclUnary(NCL_SQRT, neg, &r, NULL), NCL_ERR_FLOATING_POINT, "NclUnary",
+                "sqrt(-1) in RAISE mode");
+    NclArrayRelease(r);
+    r = NULL;
+    expect_fail(NclReduce(NCL_SUM, big, &r, NULL), NCL_ERR_FLOATING_POINT, "NclReduce",
+                "an overflowing sum in RAISE mode");
+    NclArrayRelease(r);
+    r = NULL;
+    NclParams cp = NCL_PARAMS_INIT;
+    cp.dtype = NCL_INT8;
+    cp.casting = NCL_CASTING_UNSAFE;
+    expect_fail(NclConvert(NCL_CONVERT_ASTYPE, big, &r, &cp), NCL_ERR_FLOATING_POINT,
+                "NclConvert", "float64 1e308 -> int8 in RAISE mode");
+    NclArrayRelease(r);
+    NclArrayRelease(neg);
+    NclArrayRelease(big);
     /* an integer error raises too */
     NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_IGNORE));
     NCL_CHECK_OK(NclSetErrMode(NCL_FPE_DIVIDE, NCL_ERRMODE_RAISE));
