@@ -2,9 +2,15 @@
 # tools/test.sh: the whole test suite, as CI runs it. Installs the
 # dependencies (tools/setup.sh), then for each preset configures, builds and
 # runs CTest:
-#   release  gcc, optimised
-#   clang    clang, optimised
-#   asan     gcc, AddressSanitizer + UndefinedBehaviorSanitizer, Debug
+#   release  gcc, optimised: every suite, the NumPy differential scripts
+#            (also on 2 threads), every kernel variant the CPU can run
+#   asan     clang, AddressSanitizer + UndefinedBehaviorSanitizer with no
+#            suppressions and every report fatal, -O1 with assertions: every
+#            suite, the replayed differential corpus, and the fuzz target over
+#            its corpus plus a short bounded run
+#   tsan     clang, ThreadSanitizer: the suites that run threads (label
+#            "threads": pool, hooks under concurrent change, allocator,
+#            stress, fork, dlopen)
 # Every stage runs even when an earlier one failed, so one run shows every
 # failure; the exit status is non-zero if any stage failed. The stages can be
 # chosen with NCL_TEST_STAGES (e.g. "release asan"); NCL_TEST_JOBS sets how
@@ -14,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 tools/setup.sh || { echo "test: setup failed" >&2; exit 1; }
 
-stages=(${NCL_TEST_STAGES:-release clang asan})
+stages=(${NCL_TEST_STAGES:-release asan tsan})
 jobs=${NCL_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 declare -A result
 declare -A summary
