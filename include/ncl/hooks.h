@@ -160,7 +160,11 @@ NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
 
 /* Inserts node at the front of the chain of (s, subfunction, signature);
    signature holds the subsystem's operand count of dtypes (inputs, then
-   outputs: Binary 3, Unary/IsUnary 2, Compare 3, Convert 2). Only signatures
+   outputs: Binary 3, Unary/IsUnary 2, Compare 3, Convert 2, Ternary 4,
+   Reduce/Sort/Mask 2). Reduce kernels receive the NclReduceAux of reduce.h
+   in ctx->aux; the aux data of Sort and Mask kernels is not part of the
+   public contract yet, so hooks there should only observe and pass the call
+   on with NclKernelNext. Only signatures
    that NCLib itself has a kernel for can be hooked (NCL_ERR_DTYPE otherwise):
    those are the loops that calls resolve to. Kernel nodes may be inserted and
    removed while calls run, like level-1 nodes; NclKernelUnhook has the same
