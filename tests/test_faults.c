@@ -1045,6 +1045,47 @@ START_TEST(t_free_sizes)
 }
 END_TEST
 
+/* A handler this version cannot drive (wrong version, no malloc or free)
+   is refused before anything is allocated; one without calloc is fine
+   (malloc and a memset stand in, even over memory that is not zero). */
+START_TEST(t_unusable_handler)
+{
+    fh_arm(0, 0, 0);
+    NclMemHandler h = FH.handler;
+    NclArray *a = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(3), 1, 2, 3);
+    for (int k = 0; k < 3; k++) {
+        h = FH.handler;
+        if (k == 0) h.version = 2;
+        if (k == 1) h.allocator.malloc = NULL;
+        if (k == 2) h.allocator.free = NULL;
+        const NclMemHandler *prev = NclDataMem_SetHandler(&h);
+        NclArray *out = NULL;
+        const NclStatus s1 = NclBinary(NCL_ADD, a, a, &out, NULL);
+        NclArray *z = SENTINEL;
+        const NclStatus s2 = NclZeros(NCL_INT8, 1, NCL_DIMS(4), &z);
+        NclDataMem_SetHandler(prev);
+        ck_assert_msg(s1 == NCL_ERR_INVALID_ARGUMENT && s2 == NCL_ERR_INVALID_ARGUMENT,
+                      "unusable handler %d: %s, %s (%s)", k, NclStatusString(s1),
+                      NclStatusString(s2), NclLastError());
+        ck_assert_ptr_null(out);
+        ck_assert_ptr_eq(z, SENTINEL);
+        ck_assert_msg(strstr(NclLastError(), "ncl_test_faults") != NULL,
+                      "the message \"%s\" does not name the handler", NclLastError());
+        ck_assert_int_eq(fh_get(&FH.calls), 0);
+    }
+    h = FH.handler;
+    h.allocator.calloc = NULL;
+    const NclMemHandler *prev = NclDataMem_SetHandler(&h);
+    NclArray *z = NULL;
+    NCL_CHECK_OK(NclZeros(NCL_INT32, 2, NCL_DIMS(7, 9), &z));
+    NclDataMem_SetHandler(prev);
+    for (int64_t i = 0; i < 63; i++) ck_assert_int_eq(ncl_test_get_i(z, i), 0);
+    NclArrayRelease(z);
+    NclArrayRelease(a);
+    fh_check_clean("zeros without calloc");
+}
+END_TEST
+
 /* The table names every subsystem that can allocate: a guard against a new
    subsystem slipping past this suite. */
 START_TEST(t_table_covers_subsystems)
@@ -1083,6 +1124,7 @@ static Suite *faults_suite(void)
     TCase *tc = ncl_test_tcase(s, "injection");
     tcase_add_test(tc, t_table_covers_subsystems);
     tcase_add_test(tc, t_free_sizes);
+    tcase_add_test(tc, t_unusable_handler);
     tcase_add_loop_test(tc, t_fault_entry, 0, NENTRIES);
     tc = ncl_test_tcase(s, "misaligned");
     tcase_add_loop_test(tc, t_misaligned_handler, 0, NENTRIES);
