@@ -508,12 +508,13 @@ class Bench:
             # keep=True holds every result of a sample: at most 8 (1 GiB of f64).
             t_fresh, t_reuse, t_np = self.m.run([f_fresh, f_reuse, f_np], [8, None, None])
             self.done_case()
-            pages = n * a.itemsize / 4096
             self.rep.ratio_row(4, 'add %s, output allocated, no reuse possible' % SHORT[dt],
                                t_fresh, t_np, 1.00,
                                note='%.0f page faults per call (NumPy %.0f)'
                                % (f_fresh.faults, f_np.faults))
-            hit = f_reuse.faults < 0.05 * pages
+            # Fresh pages fault once per page (4 KiB, or 2 MiB with huge
+            # pages): a reused buffer faults far less than a fresh one.
+            hit = f_reuse.faults < max(1.0, 0.1 * f_fresh.faults)
             self.rep.ratio_row(4, 'add %s, output allocated, freed and allocated again'
                                % SHORT[dt], t_reuse, t_np, 0.70,
                                note='%.0f page faults per call: the reuse cache was %s'
@@ -657,24 +658,45 @@ class Bench:
                                        t_ncl, t_np, limit,
                                        note='' if limit is not None else 'no target; shown')
             self.data.clear()
-        # Accuracy against math.fsum (exact, then rounded once), on sums where
-        # rounding matters: wide magnitudes of both signs.
+        # Accuracy against math.fsum (the exact sum, rounded once): two
+        # families, sums that cancel (standard normal) and sums over wide
+        # magnitudes of both signs, at 1e6 and 1.6e7. "As accurate as
+        # pairwise" is a statement about error bounds, not about every
+        # single sum (either method can be luckier on one array), so the
+        # target is met when NCLib's median and largest errors are at most
+        # NumPy's (pairwise) ones; the note counts the arrays where NCLib was
+        # worse than both pairwise and one ulp of the exact sum.
         rng = np.random.default_rng(10)
-        for n in (1000000, BIG):
-            for dt in ('float64', 'float32'):
-                x = (rng.standard_normal(n) * 10.0 ** rng.uniform(-6, 6, n)).astype(dt)
-                exact = math.fsum(x.astype(np.float64).tolist())
-                got = float(self.ncl_reduce_value(SUM, x, np.empty((), dt)))
-                pairwise = float(np.sum(x))
-                e_ncl, e_np = abs(got - exact), abs(pairwise - exact)
-                ulp = float(np.spacing(np.array(exact, dt)))
-                ok = e_ncl <= e_np
-                self.rep.add(10, 'accuracy: sum %s, n = %s, |error| vs math.fsum'
-                             % (SHORT[dt], fmt_n(n)),
-                             '%.3g (%.2f ulp)' % (e_ncl, e_ncl / ulp),
-                             '%.3g (%.2f ulp, pairwise)' % (e_np, e_np / ulp), '—',
-                             '≤ pairwise', ok)
-                del x
+        for dt in ('float64', 'float32'):
+            eps = float(np.finfo(dt).eps)
+            e_ncl, e_np, bad = [], [], 0
+            trials = 0
+            for family in ('normal', 'wide'):
+                for n in (1000000,) * 5 + (BIG,):
+                    x = rng.standard_normal(n)
+                    if family == 'wide':
+                        x *= 10.0 ** rng.uniform(-6, 6, n)
+                    x = x.astype(dt)
+                    xs = x.astype(np.float64).tolist()
+                    exact = math.fsum(xs)
+                    scale = math.fsum(map(abs, xs)) * eps / 2  # u times the sum of magnitudes
+                    del xs
+                    got = float(self.ncl_reduce_value(SUM, x, np.empty((), dt)))
+                    pairwise = float(np.sum(x))
+                    ulp = abs(float(np.spacing(np.array(exact).astype(dt))))
+                    err, err_np = abs(got - exact), abs(pairwise - exact)
+                    bad += err > max(err_np, ulp)
+                    trials += 1
+                    e_ncl.append(err / scale)
+                    e_np.append(err_np / scale)
+                    del x
+            self.rep.add(10, 'accuracy: sum %s, %d arrays (1e6 and 1.6e7)' % (SHORT[dt], trials),
+                         'median %.2g, max %.2g' % (statistics.median(e_ncl), max(e_ncl)),
+                         'median %.2g, max %.2g (pairwise)' % (statistics.median(e_np), max(e_np)),
+                         '—', '≥ pairwise', statistics.median(e_ncl) <= statistics.median(e_np)
+                         and max(e_ncl) <= max(e_np),
+                         'errors in units of u × (sum of magnitudes); worse than both pairwise '
+                         'and one ulp on %d of %d' % (bad, trials))
 
     def row11(self):
         np = self.np
