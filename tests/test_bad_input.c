@@ -1460,6 +1460,7 @@ START_TEST(t_int_power_negative)
                              NCL_ERR_INVALID_ARGUMENT, "NclBinary", what);
         /* non-negative exponents are fine, and a float exponent too */
         ncl_test_set_d(ex, 1, 3);
+        out = NULL;
         NCL_CHECK_OK(NclBinary(NCL_POWER, base, ex, &out, NULL));
         ck_assert_int_eq(ncl_test_get_i(out, 0), 4);
         ck_assert_int_eq(ncl_test_get_i(out, 1), 27);
