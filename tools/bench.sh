@@ -57,13 +57,13 @@ cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # Two jobs at most: the machine is shared.
 cmake --build "$build" -j 2 --target ncl ncl_bench_helper bench_binary bench_ops3 bench_rows
 
-echo "bench.sh: brief google-benchmark run of bench_rows" >&2
+echo "bench.sh: built in $(($(date +%s) - started)) s; brief google-benchmark run of bench_rows" >&2
 NCL_NUM_THREADS=1 "$build/bench/bench_rows" --benchmark_min_time=0.01 \
   --benchmark_out="$build/bench_rows.json" --benchmark_out_format=json \
   >"$build/bench_rows.log" 2>&1 ||
   echo "bench.sh: bench_rows failed, see $build/bench_rows.log" >&2
 
-echo "bench.sh: side-by-side run (progress below)" >&2
+echo "bench.sh: $(($(date +%s) - started)) s so far; side-by-side run (progress below)" >&2
 /usr/bin/python3 "$repo/bench/numpy_side_by_side.py" \
   --build-dir "$build" \
   --gbench-json "$build/bench_rows.json" \
