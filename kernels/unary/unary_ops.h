@@ -322,7 +322,10 @@ NCL_UNARY_FLOAT_LIST(DEF_)
    its own status word, which the framework does not sample: the loops of
    these eight (ncl_k_*_f64 in unary.c, NCL_UNARY_F64_VIA_LDBL) collect
    and restore the FP environment themselves. Elsewhere these eight use
-   the double functions, and the vector implementations are to close that.
+   the double functions.
+   Where the target has SIMD, unary.c runs SLEEF's vector functions instead
+   (unary_sleef.h) and these scalar functions only for the inputs SLEEF is
+   not trusted on; elsewhere they are the loops.
    Edges, as C99 Annex F and NumPy: sqrt(x<0), log*(x<0), arcsin/arccos(|x|>1),
    arccosh(x<1), arctanh(|x|>1), sin/cos/tan(±inf) -> NaN + INVALID;
    log*(±0) -> -inf + DIVIDE, log1p(-1) and arctanh(±1) -> ±inf + DIVIDE;

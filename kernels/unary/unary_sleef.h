@@ -94,8 +94,11 @@ typedef __m128 ncl_sv_f32;
 #  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f4_##u##sse2
 #endif
 
-typedef ncl_sv_f64 (*ncl_sv_fn_f64)(ncl_sv_f64);
-typedef ncl_sv_f32 (*ncl_sv_fn_f32)(ncl_sv_f32);
+/* A SLEEF function of this width. Taken from a declaration: sleef.h
+   declares the return types const, which a plain function pointer type
+   would not match. */
+typedef __typeof__(&NCL_SV_FN_f64(exp, u10)) ncl_sv_fn_f64;
+typedef __typeof__(&NCL_SV_FN_f32(exp, u10)) ncl_sv_fn_f32;
 
 /* Elements per block: the stack buffers of a gathered block (2 x 4 KiB). */
 #define NCL_SV_BLOCK 512
