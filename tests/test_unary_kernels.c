@@ -713,24 +713,78 @@ START_TEST(t_fp_flags)
         {NCL_EXP, NAN, 0},                       {NCL_LOG, NAN, 0},
         {NCL_ARCCOSH, NAN, 0},                   {NCL_SINH, NAN, 0},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (size_t c = 0; c < 2 * (sizeof cases / sizeof cases[0]); c++) {
+        /* each case in the default tier, then in the fast one */
+        const size_t tier = c / (sizeof cases / sizeof cases[0]), ci = c % (sizeof cases / sizeof cases[0]);
+        NCL_CHECK_OK(NclSetAccuracy(tier ? NCL_ACCURACY_FAST : NCL_ACCURACY_HIGH));
         for (int k = 0; k < 2; k++) {
             const NclDType t = k ? NCL_FLOAT64 : NCL_FLOAT32;
-            double x = cases[c].x;
+            double x = cases[ci].x;
             if (t == NCL_FLOAT32 && fabs(x) > 1e30 && !isinf(x)) continue;
-            if (t == NCL_FLOAT32 && cases[c].op == NCL_SQUARE) x = x > 1 ? 1e30 : 1e-30;
+            if (t == NCL_FLOAT32 && cases[ci].op == NCL_SQUARE) x = x > 1 ? 1e30 : 1e-30;
             /* the caller's own hardware flags are left as they were */
             const elem e = from_d(t, x);
             feclearexcept(FE_ALL_EXCEPT);
             int fl;
-            (void)one(cases[c].op, t, e, &fl);
-            ck_assert_msg(fl == cases[c].flags, "%s(%s) of %g: flags 0x%x, want 0x%x",
-                          ops[cases[c].op].name, NclDTypeName(t), x, fl, cases[c].flags);
+            (void)one(cases[ci].op, t, e, &fl);
+            ck_assert_msg(fl == cases[ci].flags, "%s(%s) of %g: flags 0x%x, want 0x%x",
+                          ops[cases[ci].op].name, NclDTypeName(t), x, fl, cases[ci].flags);
             ck_assert_msg(fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID) == 0,
-                          "%s(%s) of %g left hardware flags set in the caller", ops[cases[c].op].name,
+                          "%s(%s) of %g left hardware flags set in the caller", ops[cases[ci].op].name,
                           NclDTypeName(t), x);
         }
     }
+    NCL_CHECK_OK(NclSetAccuracy(NCL_ACCURACY_HIGH));
+}
+END_TEST
+
+/* Values at the limits of the vector functions (where the kernels fall back
+   to the scalar ones) and flags that depend on the dtype, in both tiers: the
+   finite results just below the overflow thresholds, exact subnormal
+   results, and subnormal inputs, whose results round to the input. */
+START_TEST(t_vector_limits)
+{
+    static const struct { NclUnaryOp op; NclDType t; double x, want; int flags; } cases[] = {
+        {NCL_EXP, NCL_FLOAT64, 709.782712893384, 1.7976931348622732e308, 0},
+        {NCL_EXP, NCL_FLOAT64, 709.79, INFINITY, NCL_FPE_OVERFLOW},
+        {NCL_EXP, NCL_FLOAT64, -745.2, 0.0, NCL_FPE_UNDERFLOW},
+        {NCL_EXP, NCL_FLOAT64, -740.0, 4.2e-322, NCL_FPE_UNDERFLOW},
+        {NCL_EXP2, NCL_FLOAT64, -1074.0, 4.9406564584124654e-324, 0},
+        {NCL_EXP2, NCL_FLOAT32, -149.0, 1.4012984643248171e-45, 0},
+        {NCL_EXP2, NCL_FLOAT32, -149.5, 1.4012984643248171e-45, NCL_FPE_UNDERFLOW},
+        {NCL_SINH, NCL_FLOAT64, 710.4758600739439, 1.7976931348621744e308, 0},
+        {NCL_COSH, NCL_FLOAT64, -710.4758600739439, 1.7976931348621744e308, 0},
+        {NCL_SINH, NCL_FLOAT32, 89.0, 2.2448064095871728e38, 0},
+        {NCL_COSH, NCL_FLOAT32, -89.41, 3.3825266562708183e38, 0},
+        {NCL_SINH, NCL_FLOAT32, 89.5, INFINITY, NCL_FPE_OVERFLOW},
+        {NCL_ARCSINH, NCL_FLOAT64, 1e300, 691.4686750787737, 0},
+        {NCL_ARCCOSH, NCL_FLOAT32, 3e38, 89.28999328613281, 0},
+        {NCL_LOG1P, NCL_FLOAT64, 1.7976931348623157e308, 709.782712893384, 0},
+        {NCL_TAN, NCL_FLOAT64, 4.9406564584124654e-324, 4.9406564584124654e-324, NCL_FPE_UNDERFLOW},
+        {NCL_SIN, NCL_FLOAT32, -1e-40, -1e-40, NCL_FPE_UNDERFLOW},
+        {NCL_ARCTANH, NCL_FLOAT32, 1e-45, 1e-45, NCL_FPE_UNDERFLOW},
+    };
+    for (int tier = 0; tier < 2; tier++) {
+        NCL_CHECK_OK(NclSetAccuracy(tier ? NCL_ACCURACY_FAST : NCL_ACCURACY_HIGH));
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            const NclDType t = cases[c].t;
+            int fl;
+            const double y = oned(cases[c].op, t, cases[c].x, &fl);
+            const double w = t == NCL_FLOAT32 ? (double)(float)cases[c].want : cases[c].want;
+            /* within 4 ulp (the fast tier's bound), or exactly the special
+               value */
+            const double u = t == NCL_FLOAT32 ? (double)(nextafterf((float)fabs(w), INFINITY) - (float)fabs(w))
+                                              : nextafter(fabs(w), INFINITY) - fabs(w);
+            const double tol = isinf(w) || w == 0 ? 0 : 4 * u;
+            ck_assert_msg(y == w || fabs(y - w) <= tol,
+                          "%s(%s) of %.17g = %.17g, want %.17g (%s tier)", ops[cases[c].op].name,
+                          NclDTypeName(t), cases[c].x, y, w, tier ? "fast" : "high");
+            ck_assert_msg(fl == cases[c].flags, "%s(%s) of %.17g: flags 0x%x, want 0x%x (%s tier)",
+                          ops[cases[c].op].name, NclDTypeName(t), cases[c].x, fl, cases[c].flags,
+                          tier ? "fast" : "high");
+        }
+    }
+    NCL_CHECK_OK(NclSetAccuracy(NCL_ACCURACY_HIGH));
 }
 END_TEST
 
@@ -776,6 +830,7 @@ static Suite *unary_kernels_suite(void)
     tcase_add_test(tc, t_float_sign_and_nan);
     tcase_add_test(tc, t_rounding);
     tcase_add_test(tc, t_fp_flags);
+    tcase_add_test(tc, t_vector_limits);
     tcase_add_test(tc, t_provided_and_in_place);
     return s;
 }
