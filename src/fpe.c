@@ -12,43 +12,32 @@
 #include <stdio.h>
 #include "ncl_internal.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#  include <xmmintrin.h>
-#  define NCL_FPE_MXCSR 1
-/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20. */
-#  define MXCSR_FLAGS 0x3Fu
+#if NCL_FPE_MXCSR
+/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20
+   (ncl_fpe_begin and the flag-free case of ncl_fpe_end are in ncl_internal.h). */
+int ncl_fpe_end_slow(const ncl_fpe_saved *saved, unsigned int csr)
+{
+    const unsigned int raised = csr & NCL_MXCSR_FLAGS;
+    int flags = 0;
+    if (raised & 0x01u) flags |= NCL_FPE_INVALID;
+    if (raised & 0x04u) flags |= NCL_FPE_DIVIDE;
+    if (raised & 0x08u) flags |= NCL_FPE_OVERFLOW;
+    if (raised & 0x10u) flags |= NCL_FPE_UNDERFLOW;
+    if (raised != saved->bits) __builtin_ia32_ldmxcsr((csr & ~NCL_MXCSR_FLAGS) | saved->bits);
+    return flags;
+}
 #else
 #  include <fenv.h>
-#  define NCL_FPE_MXCSR 0
-#endif
 
 void ncl_fpe_begin(ncl_fpe_saved *saved)
 {
-#if NCL_FPE_MXCSR
-    unsigned int csr = _mm_getcsr();
-    saved->bits = csr & MXCSR_FLAGS;
-    if (saved->bits) _mm_setcsr(csr & ~MXCSR_FLAGS);
-#else
-    fexcept_t f;
-    fegetexceptflag(&f, FE_ALL_EXCEPT);
     saved->bits = (unsigned int)fetestexcept(FE_ALL_EXCEPT);
     feclearexcept(FE_ALL_EXCEPT);
-#endif
 }
 
 int ncl_fpe_end(const ncl_fpe_saved *saved)
 {
     int flags = 0;
-#if NCL_FPE_MXCSR
-    unsigned int csr = _mm_getcsr();
-    unsigned int raised = csr & MXCSR_FLAGS;
-    if (NCL_LIKELY(raised == saved->bits && raised == 0)) return 0;
-    if (raised & 0x01u) flags |= NCL_FPE_INVALID;
-    if (raised & 0x04u) flags |= NCL_FPE_DIVIDE;
-    if (raised & 0x08u) flags |= NCL_FPE_OVERFLOW;
-    if (raised & 0x10u) flags |= NCL_FPE_UNDERFLOW;
-    if (raised != saved->bits) _mm_setcsr((csr & ~MXCSR_FLAGS) | saved->bits);
-#else
     int raised = fetestexcept(FE_ALL_EXCEPT);
 #  ifdef FE_INVALID
     if (raised & FE_INVALID) flags |= NCL_FPE_INVALID;
@@ -64,9 +53,9 @@ int ncl_fpe_end(const ncl_fpe_saved *saved)
 #  endif
     feclearexcept(FE_ALL_EXCEPT);
     if (saved->bits) feraiseexcept((int)saved->bits);
-#endif
     return flags;
 }
+#endif
 
 /* Category bit -> index into ncl_tls.errmode and a readable name. */
 static int category_index(int category)

@@ -18,14 +18,33 @@
 /* The read-side lock is inlined: a thread-local counter update and a
    compiler barrier (liburcu uses membarrier() on the writer side) instead of
    a call into liburcu-bp. liburcu allows this for code under an LGPL- or
-   GPL-compatible licence, which NCLib's BSD licence is. In a shared library
-   what it costs is mostly the thread-local accesses, which TLS descriptors
-   (gcc -mtls-dialect=gnu2) make cheap. A build that must not inline it
-   defines NCL_URCU_NO_INLINE. */
+   GPL-compatible licence, which NCLib's BSD licence is. A build that must
+   not inline it defines NCL_URCU_NO_INLINE.
+
+   What the inlined lock costs is mostly its reads of liburcu-bp's
+   thread-local reader pointer, four per call. From a shared library the
+   default model reaches another library's thread-local variable through a
+   __tls_get_addr call each time; declared initial-exec (as ncl_tls is) each
+   read is one load at a fixed offset from the thread pointer. That needs
+   liburcu-bp's small TLS block in the static TLS area: it is when the
+   program links NCLib, and glibc's reserve for libraries opened later holds
+   it when NCLib is dlopen()ed (which ncl_tls needs anyway). The model is
+   declared both before liburcu's own declaration and after it: clang keeps
+   the first declaration's model, gcc the last's. */
 #ifndef NCL_URCU_NO_INLINE
 #  define _LGPL_SOURCE
+#  if defined(__GNUC__) || defined(__clang__)
+#    define NCL_URCU_READER_IE 1
+#    define NCL_URCU_READER_DECL \
+        extern __thread struct urcu_bp_reader *urcu_bp_reader __attribute__((tls_model("initial-exec")))
+struct urcu_bp_reader;
+NCL_URCU_READER_DECL;
+#  endif
 #endif
 #include <urcu-bp.h>
+#ifdef NCL_URCU_READER_IE
+NCL_URCU_READER_DECL;
+#endif
 
 #include <pthread.h>
 #include <string.h>

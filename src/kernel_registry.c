@@ -21,12 +21,6 @@
 #include "cpu.h"
 #include "ncl_kernel.h"
 
-struct ncl_kchain {
-    uint64_t key;              /* 0: empty slot */
-    NclListHead head;
-    const char *builtin_name;  /* the built-in kernel a call runs when no hook takes it */
-};
-
 typedef struct registry {
     ncl_kchain *slots;
     size_t mask;               /* slot count - 1 (a power of two) */
@@ -209,12 +203,6 @@ ncl_kchain *ncl_kernel_chain(NclSubsystem s, int op, const NclDType *sig, int na
     for (int i = 0; i < nargs && i < KEY_MAX_ARGS; i++) isig[i] = (int)sig[i];
     uint64_t key = make_key((int)s, op, isig, nargs);
     return key ? find_slot(r, key) : NULL;
-}
-
-NclKernelNode *ncl_kernel_first(ncl_kchain *c)
-{
-    NclListHead *n = __atomic_load_n(&c->head.next, __ATOMIC_ACQUIRE);
-    return NCL_CONTAINER_OF(n, NclKernelNode, list);
 }
 
 const char *ncl_kernel_builtin_name(ncl_kchain *c) { return c ? c->builtin_name : NULL; }

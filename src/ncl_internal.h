@@ -180,12 +180,22 @@ void ncl_array_copy_c_order(const NclArray *a, char *dst);
 
 /* ---- kernel registry (kernel_registry.c) ----------------------------------- */
 
-typedef struct ncl_kchain ncl_kchain;
+/* One level-2 chain: a slot of the registry's hash table. */
+typedef struct ncl_kchain {
+    uint64_t key;              /* 0: empty slot */
+    NclListHead head;
+    const char *builtin_name;  /* the built-in kernel a call runs when no hook takes it */
+} ncl_kchain;
 /* The level-2 chain of (s, op, sig) or NULL when NCLib has no kernel for it.
    nargs = number of dtypes in sig. Lock-free; builds the registry on first use. */
 ncl_kchain *ncl_kernel_chain(NclSubsystem s, int op, const NclDType *sig, int nargs);
-/* The first node of a chain; call only between ncl_call_enter and leave. */
-NclKernelNode *ncl_kernel_first(ncl_kchain *c);
+/* The first node of a chain; call only between ncl_call_enter and leave.
+   Acquire pairs with the release store that linked a hooked node. */
+NCL_INLINE NclKernelNode *ncl_kernel_first(ncl_kchain *c)
+{
+    NclListHead *n = __atomic_load_n(&c->head.next, __ATOMIC_ACQUIRE);
+    return NCL_CONTAINER_OF(n, NclKernelNode, list);
+}
 /* Name of the kernel variant at the tail (the built-in), for the ledger. */
 const char *ncl_kernel_builtin_name(ncl_kchain *c);
 
@@ -204,10 +214,35 @@ NclHook *ncl_chain_first(NclSubsystem s);
 /* ---- floating-point flags (fpe.c) ----------------------------------------- */
 
 /* Hardware FP status around kernel execution: save the caller's flags and
-   clear; then collect what was raised (as NCL_FPE_* bits) and restore. */
+   clear; then collect what was raised (as NCL_FPE_* bits) and restore.
+   On x86-64 the status is MXCSR (all float math here is SSE): the common
+   call, entered and left with no flag set, costs one stmxcsr each way and
+   never writes it, so both halves are inline. */
 typedef struct ncl_fpe_saved { unsigned int bits; } ncl_fpe_saved;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#  define NCL_FPE_MXCSR 1
+/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20. */
+#  define NCL_MXCSR_FLAGS 0x3Fu
+/* What was raised since the begin, as NCL_FPE_* bits, and the caller's
+   flags put back (fpe.c). */
+int ncl_fpe_end_slow(const ncl_fpe_saved *saved, unsigned int csr);
+NCL_INLINE void ncl_fpe_begin(ncl_fpe_saved *saved)
+{
+    const unsigned int csr = __builtin_ia32_stmxcsr();
+    saved->bits = csr & NCL_MXCSR_FLAGS;
+    if (NCL_UNLIKELY(saved->bits != 0)) __builtin_ia32_ldmxcsr(csr & ~NCL_MXCSR_FLAGS);
+}
+NCL_INLINE int ncl_fpe_end(const ncl_fpe_saved *saved)
+{
+    const unsigned int csr = __builtin_ia32_stmxcsr();
+    if (NCL_LIKELY((csr & NCL_MXCSR_FLAGS) == 0 && saved->bits == 0)) return 0;
+    return ncl_fpe_end_slow(saved, csr);
+}
+#else
+#  define NCL_FPE_MXCSR 0
 void ncl_fpe_begin(ncl_fpe_saved *saved);
 int ncl_fpe_end(const ncl_fpe_saved *saved);
+#endif
 /* Applies this thread's modes to flags raised by a finished top-level call:
    CALL -> the callback, once per category; RAISE -> NCL_ERR_FLOATING_POINT
    with a message (when s is NCL_OK; another failure is kept). */

@@ -50,6 +50,38 @@ static NclStatus check_call(NclSubsystem sub, int op, int nin, const NclArray *a
     return ncl_params_read(sub, op, params, p);
 }
 
+/* Whether params asks for nothing but the defaults of a plain call: no
+   mask, no dtype=, a valid casting rule (it matters only when something is
+   cast, which the fast path never does). Anything else, including what
+   ncl_params_read refuses, goes the general way. */
+NCL_INLINE int params_plain(const NclParams *params)
+{
+    return params == NULL ||
+           (params->size >= offsetof(NclParams, casting) + sizeof params->casting &&
+            params->where == NULL && params->dtype == NCL_DTYPE_DEFAULT &&
+            (unsigned)params->casting <= (unsigned)NCL_CASTING_UNSAFE);
+}
+
+/* The fast path of an elementwise call (plan.h, ncl_ew_try_contig): taken
+   when the operands are in range and not NULL, the output is provided and
+   the cached resolution gives a loop whose dtypes the operands already
+   have; otherwise the call is checked, resolved and planned in full, which
+   writes every message. */
+NCL_INLINE int try_fast(NclSubsystem sub, int op, int nin, const NclArray *const *in,
+                        NclArray *out, const ncl_resolved *r, NclStatus *st)
+{
+    if (r->loop == NCL_NO_LOOP) return 0;
+    NclDType loop[3];
+    if (sub == NCL_SUBSYSTEM_COMPARE) {
+        loop[0] = in[0]->dtype;
+        loop[1] = in[1]->dtype;
+    } else {
+        loop[0] = loop[1] = (NclDType)r->loop;
+    }
+    loop[nin] = (NclDType)r->out;
+    return ncl_ew_try_contig(sub, op, nin, in, out, loop, r->chain, st);
+}
+
 static void init_call(ncl_ew_call *c, NclSubsystem sub, int op, int nin, const NclArray *a,
                       const NclArray *b, NclArray **out, const NclParams *p)
 {
@@ -133,8 +165,18 @@ NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, c
                              NclArray **out, const NclParams *params)
 {
     (void)self;
+    NclStatus st;
+    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS && a && b && out && *out &&
+                   params_plain(params))) {
+        const ncl_resolved *r = ncl_resolved_binary(op, a->dtype, b->dtype);
+        const NclArray *in[2] = {a, b};
+        /* Integer powers check their exponents first: planned. */
+        if (!(op == NCL_POWER && r->loop != NCL_NO_LOOP && ncl_dtype_kind[r->loop] == 'i') &&
+            try_fast(NCL_SUBSYSTEM_BINARY, op, 2, in, *out, r, &st))
+            return st;
+    }
     NclParams p;
-    NclStatus st = check_call(NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, params, &p);
+    st = check_call(NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, params, &p);
     if (st) return st;
     ncl_ew_call c;
     init_call(&c, NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, &p);
@@ -160,8 +202,13 @@ NclStatus ncl_default_unary(NclHook *self, NclUnaryOp op, const NclArray *a, Ncl
                             const NclParams *params)
 {
     (void)self;
+    NclStatus st;
+    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_UNARY_NOPS && a && out && *out &&
+                   params_plain(params)) &&
+        try_fast(NCL_SUBSYSTEM_UNARY, op, 1, &a, *out, ncl_resolved_unary(op, a->dtype), &st))
+        return st;
     NclParams p;
-    NclStatus st = check_call(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, params, &p);
+    st = check_call(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, params, &p);
     return st ? st : run_resolved(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, &p);
 }
 
@@ -169,8 +216,14 @@ NclStatus ncl_default_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a,
                               NclArray **out, const NclParams *params)
 {
     (void)self;
+    NclStatus st;
+    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_ISUNARY_NOPS && a && out && *out &&
+                   params_plain(params)) &&
+        try_fast(NCL_SUBSYSTEM_ISUNARY, op, 1, &a, *out, ncl_resolved_isunary(op, a->dtype),
+                 &st))
+        return st;
     NclParams p;
-    NclStatus st = check_call(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, params, &p);
+    st = check_call(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, params, &p);
     return st ? st : run_resolved(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, &p);
 }
 
@@ -178,8 +231,16 @@ NclStatus ncl_default_compare(NclHook *self, NclCompareOp op, const NclArray *a,
                               const NclArray *b, NclArray **out, const NclParams *params)
 {
     (void)self;
+    NclStatus st;
+    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_COMPARE_NOPS && a && b && out && *out &&
+                   params_plain(params))) {
+        const NclArray *in[2] = {a, b};
+        if (try_fast(NCL_SUBSYSTEM_COMPARE, op, 2, in, *out,
+                     ncl_resolved_compare(op, a->dtype, b->dtype), &st))
+            return st;
+    }
     NclParams p;
-    NclStatus st = check_call(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, params, &p);
+    st = check_call(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, params, &p);
     return st ? st : run_resolved(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, &p);
 }
 

@@ -220,14 +220,6 @@ static void simplify(ncl_ew_plan *p)
     p->ndim = nd;
 }
 
-NCL_INLINE int same_shape(const NclArray *a, const NclArray *b)
-{
-    if (a->ndim != b->ndim) return 0;
-    for (int d = 0; d < a->ndim; d++)
-        if (a->shape[d] != b->shape[d]) return 0;
-    return 1;
-}
-
 /* The common case, planned in one pass: no mask, no casts, every operand
    C-contiguous with one shape, and a provided output that either is an
    input exactly or does not touch any. Returns 1 when planned (or failed:
@@ -240,14 +232,14 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
     for (int i = 0; i < c->nin; i++) {
         const NclArray *a = c->in[i];
         if (a->kind == NCL_MEM_DEVICE || a->dtype != c->loop[i] ||
-            !(a->flags & NCL_ARRAY_C_CONTIGUOUS) || !same_shape(a, a0))
+            !(a->flags & NCL_ARRAY_C_CONTIGUOUS) || !ncl_ew_same_shape(a, a0))
             return 0;
     }
     const int64_t n = a0->size;
     if (out) {
         const uint32_t need = NCL_ARRAY_C_CONTIGUOUS | NCL_ARRAY_WRITEABLE;
         if (out->kind == NCL_MEM_DEVICE || (out->flags & need) != need ||
-            out->dtype != c->loop[c->nin] || !same_shape(out, a0))
+            out->dtype != c->loop[c->nin] || !ncl_ew_same_shape(out, a0))
             return 0;
         const char *olo = out->data, *ohi = olo + n * (int64_t)out->itemsize;
         for (int i = 0; i < c->nin; i++) {
@@ -670,19 +662,17 @@ NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s)
 
 /* ---- splitting across the pool -------------------------------------------------------- */
 
-/* What one element costs, in adds (pool.h): transcendental float ops split
-   at a sixteenth of the elements a plain add needs. */
-static int64_t ew_cost(const ncl_ew_plan *p)
+int64_t ncl_ew_op_cost(NclSubsystem ksub, int kop, const NclDType *sig, int nin, int buffered)
 {
-    const int fl = ncl_dtype_kind[p->sig[p->nin]] == 'f' || ncl_dtype_kind[p->sig[0]] == 'f';
+    const int fl = ncl_dtype_kind[sig[nin]] == 'f' || ncl_dtype_kind[sig[0]] == 'f';
     int64_t c = NCL_COST_ADD;
-    if (p->kernel_sub == NCL_SUBSYSTEM_UNARY) {
-        if (fl && p->kernel_op >= NCL_SQRT && p->kernel_op <= NCL_ARCTANH)
-            c = p->kernel_op == NCL_SQRT ? NCL_COST_DIV : NCL_COST_TRANSCENDENTAL;
-        else if (p->kernel_op == NCL_RECIPROCAL)
+    if (ksub == NCL_SUBSYSTEM_UNARY) {
+        if (fl && kop >= NCL_SQRT && kop <= NCL_ARCTANH)
+            c = kop == NCL_SQRT ? NCL_COST_DIV : NCL_COST_TRANSCENDENTAL;
+        else if (kop == NCL_RECIPROCAL)
             c = NCL_COST_DIV;
-    } else if (p->kernel_sub == NCL_SUBSYSTEM_BINARY) {
-        switch (p->kernel_op) {
+    } else if (ksub == NCL_SUBSYSTEM_BINARY) {
+        switch (kop) {
         case NCL_POWER: case NCL_ARCTAN2: case NCL_HYPOT:
             c = fl ? NCL_COST_TRANSCENDENTAL : NCL_COST_DIV;
             break;
@@ -692,7 +682,12 @@ static int64_t ew_cost(const ncl_ew_plan *p)
         default: break;
         }
     }
-    return c + (p->buffered ? 1 : 0);
+    return c + (buffered ? 1 : 0);
+}
+
+NCL_INLINE int64_t ew_cost(const ncl_ew_plan *p)
+{
+    return ncl_ew_op_cost(p->kernel_sub, p->kernel_op, p->sig, p->nin, p->buffered);
 }
 
 /* Ranges of the flat iteration space, one per thread; inner boundaries on
@@ -719,6 +714,19 @@ static NclStatus ew_task(void *arg, int worker, int64_t task, int *fpe)
     return ncl_ew_execute(j->p, lo, hi, worker, task, fpe);
 }
 
+NclStatus ncl_ew_outcome(NclSubsystem sub, int op, const NclKernelNode *k, NclStatus st,
+                            int fpe)
+{
+    if (st)
+        return ncl_error(st, "%s(%s): kernel %s failed with status %d (%s)",
+                         ncl_sub_fn_name(sub), ncl_op_name(sub, op),
+                         k->name ? k->name : "(unnamed)", (int)st, NclStatusString(st));
+    /* RAISE is decided here for a top-level call, so that an output this
+       call allocated is released rather than returned. */
+    if (fpe && ncl_tls.depth == 1) return ncl_fpe_raise_status(ncl_tls.fpe_flags, sub, op);
+    return NCL_OK;
+}
+
 NclStatus ncl_ew_run(const ncl_ew_call *c)
 {
     ncl_ew_plan p;
@@ -740,14 +748,7 @@ NclStatus ncl_ew_run(const ncl_ew_call *c)
         }
         if (p.floats) fpe |= ncl_fpe_end(&saved);
         ncl_tls.fpe_flags |= fpe;
-        if (st)
-            ncl_error(st, WHO ": kernel %s failed with status %d (%s)", WHO_ARGS(c),
-                      p.kernel->name ? p.kernel->name : "(unnamed)", (int)st,
-                      NclStatusString(st));
-        /* RAISE is decided here for a top-level call, so that an output this
-           call allocated is released rather than returned. */
-        else if (fpe && ncl_tls.depth == 1)
-            st = ncl_fpe_raise_status(ncl_tls.fpe_flags, c->sub, c->op);
+        if (st || fpe) st = ncl_ew_outcome(c->sub, c->op, p.kernel, st, fpe);
     }
     ncl_last_call.elements = p.size;
     ncl_last_call.bytes = p.size * p.bytes_per;

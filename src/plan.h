@@ -11,6 +11,7 @@
 #define NCL_PLAN_H
 
 #include "ncl_internal.h"
+#include "pool.h"
 
 #define NCL_MAX_OPERANDS 4  /* inputs + one output */
 /* Elements per block when an operand is cast through a buffer: small
@@ -83,5 +84,102 @@ NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s);
 /* Plan, execute (collecting FP flags into this thread's call), finish. */
 NclStatus ncl_ew_run(const ncl_ew_call *c);
 
+/* What one element of (kernel subsystem, op) with loop dtypes sig costs,
+   in adds (pool.h): transcendental float ops split at a sixteenth of the
+   elements a plain add needs; a buffered cast adds one. */
+int64_t ncl_ew_op_cost(NclSubsystem ksub, int kop, const NclDType *sig, int nin, int buffered);
+#define NCL_EW_COST_MAX (NCL_COST_TRANSCENDENTAL + 1)
+/* The end of an executed call whose kernel returned st and raised fpe (not
+   both zero): a failed kernel gets its message; raised flags in RAISE mode
+   decide the status of a top-level call, so that an output the call
+   allocated is released rather than returned. */
+NclStatus ncl_ew_outcome(NclSubsystem sub, int op, const NclKernelNode *k, NclStatus st, int fpe);
+
+NCL_INLINE int ncl_ew_same_shape(const NclArray *a, const NclArray *b)
+{
+    if (a->ndim != b->ndim) return 0;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d]) return 0;
+    return 1;
+}
+
+/* Whether input a can be read by the fast path below: host memory, of its
+   loop dtype, C-contiguous, of the output's shape, and either the output
+   itself or apart from it (a partial overlap is copied first by the
+   planner). The output's n elements span [olo, ohi). */
+NCL_INLINE int ncl_ew_contig_input(const NclArray *a, const NclArray *out, NclDType loop,
+                                   int64_t n, const char *olo, const char *ohi)
+{
+    if (a->kind == NCL_MEM_DEVICE || a->dtype != loop || !(a->flags & NCL_ARRAY_C_CONTIGUOUS) ||
+        !ncl_ew_same_shape(a, out))
+        return 0;
+    const char *lo = a->data;
+    return (lo == olo && a->itemsize == out->itemsize) || lo >= ohi ||
+           olo >= lo + n * (int64_t)a->itemsize;
+}
+
+/* The common call, run without a plan: no mask, every input C-contiguous,
+   of its loop dtype and of the output's shape; the output provided,
+   C-contiguous, writeable and of the loop's output dtype, either an input
+   exactly or touching none; not empty and too small to split. in[nin]
+   are the inputs, loop[nin + 1] the resolved loop dtypes and chain their
+   kernel chain (of subsystem sub, op op). Returns 1 when the call ran, with
+   *st set as ncl_ew_run would set it (FP flags collected, the ledger record
+   written, the same messages); 0 when it must be planned, nothing done.
+   Inline, so that each subsystem gets a copy for its constant nin. */
+NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArray *const *in,
+                                 NclArray *out, const NclDType *loop, ncl_kchain *chain,
+                                 NclStatus *st)
+{
+    const uint32_t need = NCL_ARRAY_C_CONTIGUOUS | NCL_ARRAY_WRITEABLE;
+    const int64_t n = out->size;
+    if ((out->flags & need) != need || out->kind == NCL_MEM_DEVICE || out->dtype != loop[nin] ||
+        n == 0 || chain == NULL)
+        return 0;
+    char *args[NCL_MAX_OPERANDS];
+    int64_t steps[NCL_MAX_OPERANDS];
+    const int64_t osz = (int64_t)out->itemsize;
+    const char *olo = out->data, *ohi = olo + n * osz;
+    int floats = ncl_dtype_kind[loop[nin]] == 'f';
+    int64_t bytes = osz;
+    /* Written out per input rather than as a loop with early exits, which
+       compilers leave rolled. */
+    if (!ncl_ew_contig_input(in[0], out, loop[0], n, olo, ohi)) return 0;
+    if (nin > 1 && !ncl_ew_contig_input(in[1], out, loop[1], n, olo, ohi)) return 0;
+    if (nin > 2 && !ncl_ew_contig_input(in[2], out, loop[2], n, olo, ohi)) return 0;
+    for (int i = 0; i < nin; i++) {
+        floats |= ncl_dtype_kind[loop[i]] == 'f';
+        args[i] = in[i]->data;
+        steps[i] = (int64_t)in[i]->itemsize;
+        bytes += steps[i];
+    }
+    /* Calls big enough to split are planned: their planning is nothing next
+       to their elements. No op costs more than NCL_EW_COST_MAX adds an
+       element, so a small call needs no exact cost. */
+    const int64_t th =
+        __atomic_load_n((const int64_t *)(const void *)&ncl_pool_threshold_v, __ATOMIC_RELAXED);
+    if (!(th > 0 && n < th / NCL_EW_COST_MAX) &&
+        ncl_pool_threads(n * ncl_ew_op_cost(sub, op, loop, nin, 0)) > 1)
+        return 0;
+    args[nin] = out->data;
+    steps[nin] = osz;
+
+    ncl_thread_state *t = &ncl_tls;
+    NclKernelNode *k = ncl_kernel_first(chain);
+    int fpe = 0;
+    const NclKernelCtx ctx = {sub, op, nin, 1, loop, 0, 0, &fpe, NULL, t->accuracy};
+    ncl_fpe_saved saved;
+    if (floats) ncl_fpe_begin(&saved);
+    NclStatus s = k->fn(k, &ctx, args, n, steps);
+    if (floats) fpe |= ncl_fpe_end(&saved);
+    t->fpe_flags |= fpe;
+    if (NCL_UNLIKELY(s != NCL_OK || fpe != 0)) s = ncl_ew_outcome(sub, op, k, s, fpe);
+    t->last_call.elements = n;
+    t->last_call.bytes = n * bytes;
+    t->last_call.kernel = k->name ? k->name : "(unnamed)";
+    t->last_call.threads = 1;
+    *st = s;
+    return 1;
+}
 
 #endif /* NCL_PLAN_H */

@@ -173,27 +173,26 @@ static NclStatus resolve_search(NclSubsystem sub, int op, int nin, const NclDTyp
    A call without dtype= resolves to a loop that depends only on the op and
    the input dtypes, so every answer is worked out once, on first use, and a
    call costs one table read. NO_LOOP marks a refusal: the search is run
-   again then, to write its message. */
-enum { NO_LOOP = 0xFF };
-typedef struct resolved {
-    uint8_t loop;      /* the loop dtype of every input, or NO_LOOP */
-    ncl_kchain *chain; /* its kernel chain; chains live as long as the library */
-} resolved;
-static resolved binary_cache[NCL_BINARY_NOPS][NCL_NTYPES][NCL_NTYPES];
-static resolved compare_cache[NCL_COMPARE_NOPS][NCL_NTYPES][NCL_NTYPES];
-static resolved unary_cache[NCL_UNARY_NOPS][NCL_NTYPES];
-static resolved isunary_cache[NCL_ISUNARY_NOPS][NCL_NTYPES];
+   again then, to write its message. The tables are built under a once
+   control; ncl_typeres_ready, set with release order when they are
+   complete, lets a call skip the once control's own bookkeeping. */
+ncl_resolved ncl_binary_cache[NCL_BINARY_NOPS][NCL_NTYPES][NCL_NTYPES];
+ncl_resolved ncl_compare_cache[NCL_COMPARE_NOPS][NCL_NTYPES][NCL_NTYPES];
+ncl_resolved ncl_unary_cache[NCL_UNARY_NOPS][NCL_NTYPES];
+ncl_resolved ncl_isunary_cache[NCL_ISUNARY_NOPS][NCL_NTYPES];
+int ncl_typeres_ready;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
-static resolved search_input_loop(NclSubsystem sub, int op, int nin, NclDType a, NclDType b)
+static ncl_resolved search_input_loop(NclSubsystem sub, int op, int nin, NclDType a, NclDType b)
 {
     NclDType in[2] = {a, b}, loop[3];
     char saved[sizeof ncl_last_error];
     memcpy(saved, ncl_last_error, sizeof saved); /* a refusal here is not the caller's */
     NclStatus st = resolve_search(sub, op, nin, in, NCL_DTYPE_DEFAULT, loop);
     memcpy(ncl_last_error, saved, sizeof saved);
-    if (st) return (resolved){NO_LOOP, NULL};
-    return (resolved){(uint8_t)loop[0], ncl_kernel_chain(sub, op, loop, nin + 1)};
+    if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NULL};
+    return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin],
+                          ncl_kernel_chain(sub, op, loop, nin + 1)};
 }
 
 static void build_cache(void)
@@ -201,21 +200,25 @@ static void build_cache(void)
     for (int a = 0; a < NCL_NTYPES; a++) {
         for (int b = 0; b < NCL_NTYPES; b++) {
             for (int op = 0; op < NCL_BINARY_NOPS; op++)
-                binary_cache[op][a][b] =
+                ncl_binary_cache[op][a][b] =
                     search_input_loop(NCL_SUBSYSTEM_BINARY, op, 2, (NclDType)a, (NclDType)b);
             for (int op = 0; op < NCL_COMPARE_NOPS; op++)
-                compare_cache[op][a][b] =
+                ncl_compare_cache[op][a][b] =
                     search_input_loop(NCL_SUBSYSTEM_COMPARE, op, 2, (NclDType)a, (NclDType)b);
         }
     }
     for (int a = 0; a < NCL_NTYPES; a++) {
         for (int op = 0; op < NCL_UNARY_NOPS; op++)
-            unary_cache[op][a] = search_input_loop(NCL_SUBSYSTEM_UNARY, op, 1, (NclDType)a, NCL_BOOL);
+            ncl_unary_cache[op][a] =
+                search_input_loop(NCL_SUBSYSTEM_UNARY, op, 1, (NclDType)a, NCL_BOOL);
         for (int op = 0; op < NCL_ISUNARY_NOPS; op++)
-            isunary_cache[op][a] =
+            ncl_isunary_cache[op][a] =
                 search_input_loop(NCL_SUBSYSTEM_ISUNARY, op, 1, (NclDType)a, NCL_BOOL);
     }
+    __atomic_store_n(&ncl_typeres_ready, 1, __ATOMIC_RELEASE);
 }
+
+void ncl_typeres_init(void) { pthread_once(&cache_once, build_cache); }
 
 NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in,
                            NclDType dtype, NclDType *loop, ncl_kchain **chain)
@@ -224,21 +227,18 @@ NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in
     if (dtype == NCL_DTYPE_DEFAULT &&
         (sub == NCL_SUBSYSTEM_BINARY || sub == NCL_SUBSYSTEM_COMPARE ||
          sub == NCL_SUBSYSTEM_UNARY || sub == NCL_SUBSYSTEM_ISUNARY)) {
-        pthread_once(&cache_once, build_cache);
-        const resolved *r = sub == NCL_SUBSYSTEM_BINARY    ? &binary_cache[op][in[0]][in[1]]
-                            : sub == NCL_SUBSYSTEM_COMPARE ? &compare_cache[op][in[0]][in[1]]
-                            : sub == NCL_SUBSYSTEM_UNARY   ? &unary_cache[op][in[0]]
-                                                           : &isunary_cache[op][in[0]];
-        if (r->loop != NO_LOOP) {
+        const ncl_resolved *r = sub == NCL_SUBSYSTEM_BINARY  ? ncl_resolved_binary(op, in[0], in[1])
+                              : sub == NCL_SUBSYSTEM_COMPARE ? ncl_resolved_compare(op, in[0], in[1])
+                              : sub == NCL_SUBSYSTEM_UNARY   ? ncl_resolved_unary(op, in[0])
+                                                             : ncl_resolved_isunary(op, in[0]);
+        if (r->loop != NCL_NO_LOOP) {
             if (sub == NCL_SUBSYSTEM_COMPARE) {
                 loop[0] = in[0];
                 loop[1] = in[1];
-                loop[2] = NCL_BOOL;
             } else {
-                op_loops L = loops_of(sub, op);
                 for (int i = 0; i < nin; i++) loop[i] = (NclDType)r->loop;
-                loop[nin] = L.out == O_BOOL ? NCL_BOOL : (NclDType)r->loop;
             }
+            loop[nin] = (NclDType)r->out;
             *chain = r->chain;
             return NCL_OK;
         }

@@ -15,4 +15,53 @@
 NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in,
                            NclDType dtype, NclDType *loop, ncl_kchain **chain);
 
+/* ---- the resolved-loop cache (calls without dtype=) ------------------------- */
+
+/* What a call without dtype= runs for one op and input dtypes: the loop
+   dtype of its inputs (for Compare, the first input's: compare loops take
+   every pair as it is), the loop's output dtype and its kernel chain (NULL
+   only when the registry could not be built). loop is NCL_NO_LOOP where
+   NumPy refuses the dtypes. */
+enum { NCL_NO_LOOP = 0xFF };
+typedef struct ncl_resolved {
+    uint8_t loop, out;
+    ncl_kchain *chain; /* chains live as long as the library */
+} ncl_resolved;
+
+extern ncl_resolved ncl_binary_cache[NCL_BINARY_NOPS][NCL_NTYPES][NCL_NTYPES];
+extern ncl_resolved ncl_compare_cache[NCL_COMPARE_NOPS][NCL_NTYPES][NCL_NTYPES];
+extern ncl_resolved ncl_unary_cache[NCL_UNARY_NOPS][NCL_NTYPES];
+extern ncl_resolved ncl_isunary_cache[NCL_ISUNARY_NOPS][NCL_NTYPES];
+/* Non-zero (acquire) once the tables are complete; ncl_typeres_init builds
+   them once, whichever thread gets there first. */
+extern int ncl_typeres_ready;
+void ncl_typeres_init(void);
+
+NCL_INLINE void ncl_typeres_need(void)
+{
+    if (NCL_UNLIKELY(!__atomic_load_n(&ncl_typeres_ready, __ATOMIC_ACQUIRE))) ncl_typeres_init();
+}
+
+/* op and the dtypes must be in range. */
+NCL_INLINE const ncl_resolved *ncl_resolved_binary(int op, NclDType a, NclDType b)
+{
+    ncl_typeres_need();
+    return &ncl_binary_cache[op][a][b];
+}
+NCL_INLINE const ncl_resolved *ncl_resolved_compare(int op, NclDType a, NclDType b)
+{
+    ncl_typeres_need();
+    return &ncl_compare_cache[op][a][b];
+}
+NCL_INLINE const ncl_resolved *ncl_resolved_unary(int op, NclDType a)
+{
+    ncl_typeres_need();
+    return &ncl_unary_cache[op][a];
+}
+NCL_INLINE const ncl_resolved *ncl_resolved_isunary(int op, NclDType a)
+{
+    ncl_typeres_need();
+    return &ncl_isunary_cache[op][a];
+}
+
 #endif /* NCL_TYPERES_H */
