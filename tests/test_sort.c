@@ -508,6 +508,63 @@ START_TEST(t_rows_shared_low_bits)
 }
 END_TEST
 
+/* 64-bit keys in clusters: the value sorts split them most significant
+   digit first, so buckets longer than the in-cache buffer, digits whose
+   high bits never vary inside a bucket, buckets of one repeated key and a
+   few outliers that leave one huge bucket all take their own branches. */
+START_TEST(t_rows_clustered_64)
+{
+    static const NclDType types[] = {NCL_INT64, NCL_UINT64, NCL_FLOAT64};
+    const NclDType t = types[_i];
+    uint64_t rng = 31337 + (uint64_t)_i;
+    const int64_t n = 60000;
+    uint64_t *bits = malloc((size_t)n * 8);
+    ck_assert(bits != NULL);
+    for (int shape = 0; shape < 5; shape++) {
+        for (int64_t i = 0; i < n; i++) {
+            const uint64_t r = ncl_test_rand(&rng), q = ncl_test_rand(&rng);
+            switch (shape) {
+            case 0: /* three clusters, gaps of constant bits inside each */
+                bits[i] = (r % 3) << 61 | (q & 0xFFF) << 24 | (q >> 60);
+                break;
+            case 1: /* one key with 1 % random outliers */
+                bits[i] = q % 100 ? UINT64_C(0x4000123400005678) : r;
+                break;
+            case 2: /* a narrow range: the first digit covers every varying bit */
+                bits[i] = UINT64_C(0x3FF0000000000000) + r % 1500;
+                break;
+            case 3: /* forty keys, each with a rare low-bit variant */
+                bits[i] = (UINT64_C(0x9E3779B97F4A7C15) * (r % 40)) ^ (q % 64 == 0);
+                break;
+            default: /* long runs sharing 40 high bits, random below */
+                bits[i] = (r % 4) << 40 ^ UINT64_C(0x0123456789000000) ^ (q & 0xFFFFFF);
+                break;
+            }
+        }
+        NclArray *a = array_of_bits(t, bits, n);
+        slice_ref r;
+        slice_ref_init(&r, t, bits, n);
+        for (int kind = NCL_SORT_DEFAULT; kind <= NCL_SORT_STABLE; kind++) {
+            NclArray *res = NULL;
+            NclParams p = sort_params(kind, NULL, 0);
+            NCL_CHECK_OK(NclSort(NCL_SORT, a, &res, &p));
+            uint64_t *got = malloc((size_t)n * 8);
+            ck_assert(got != NULL);
+            for (int64_t i = 0; i < n; i++) got[i] = elem_bits(res, ncl_test_ptr(res, i));
+            char what[96];
+            snprintf(what, sizeof what, "sort (kind %d) of clustered %s, shape %d", kind,
+                     NclDTypeName(t), shape);
+            check_slice(NCL_SORT, kind, 0, t, &r, got, what);
+            free(got);
+            NclArrayRelease(res);
+        }
+        slice_ref_free(&r);
+        NclArrayRelease(a);
+    }
+    free(bits);
+}
+END_TEST
+
 /* ---- n-D arrays, axes and layouts ---------------------------------------------------- */
 
 static NclArray *random_array(NclDType t, int nd, const int64_t *shape, int pattern, uint64_t *rng)
@@ -1072,6 +1129,7 @@ static Suite *sort_suite(void)
     tcase_add_loop_test(tc, t_rows_long, 0, NDTYPES);
     tcase_add_loop_test(tc, t_stable_specials_long, 0, 2);
     tcase_add_loop_test(tc, t_rows_shared_low_bits, 0, NDTYPES);
+    tcase_add_loop_test(tc, t_rows_clustered_64, 0, 3);
     tc = ncl_test_tcase(s, "axes");
     tcase_add_loop_test(tc, t_axes_layouts, 0, NDTYPES);
     tcase_add_loop_test(tc, t_axes_long_slices, 0, NDTYPES);

@@ -51,12 +51,15 @@ typedef struct ncl_sort_aux {
    values beyond the output itself). */
 #define NCL_SORT_SMALL 16
 
-/* Radix digits: 8 bits for keys of up to 32 bits, 10 bits for 64-bit
-   values (7 passes instead of 8; see sort_radix.h), so at most 8 digits.
+/* LSD radix digits: 8 bits for keys of up to 32 bits, 10 bits for 64-bit
+   keys (7 passes instead of 8; see sort_radix.h), so at most 8 digits.
    Two 1024-entry tables of 32-bit counts (this pass's offsets, the next
-   pass's counts) live at the start of the workspace. */
+   pass's counts) live at the start of the workspace; the MSD value sort
+   of 64-bit keys uses the same 2048 counts as one table, followed by a
+   buffer of NCL_SORT_LOCAL keys that stays in cache. */
 #define NCL_SORT_RADIX_MAXDIG 8
-#define NCL_SORT_HIST_BYTES ((size_t)2 * 1024 * sizeof(uint32_t))
+#define NCL_SORT_LOCAL 2048
+#define NCL_SORT_HIST_BYTES ((size_t)2 * 1024 * sizeof(uint32_t) + NCL_SORT_LOCAL * 8)
 
 /* Item size of dt (the width of its sort keys). */
 static inline int ncl_sort_width(NclDType dt)

@@ -7,7 +7,8 @@
  * depends on the slice length:
  *   SORT          <= NCL_SORT_SMALL: insertion sort; 1-byte dtypes: counting
  *                 sort; short of ncl_sort_uses_radix: introsort (default kind)
- *                 or merge sort (stable); longer: LSD radix sort. A stable
+ *                 or merge sort (stable); longer: radix sort (MSD first for
+ *                 8-byte values, LSD otherwise). A stable
  *                 float sort by radix orders -0.0 before +0.0 and NaNs by
  *                 payload (bkeys); when a slice holds both zeros or several
  *                 NaN payloads, those runs are refilled from the input in
@@ -52,6 +53,9 @@ SELECT_WRAPPER_(4)
 SELECT_WRAPPER_(8)
 SELECT_WRAPPER_(16)
 #undef SELECT_WRAPPER_
+
+/* The MSD split of 8-byte keys (sort_radix.h). */
+static void msd_8(char *src, char *dst, int64_t m, int lim) { rx_msd_sub(src, dst, m, lim, 8, msd_8); }
 
 typedef void (*sort_fn)(char *b, int64_t n);
 typedef void (*merge_fn)(char *b, char *t, int64_t n);
@@ -248,7 +252,12 @@ NCL_KINLINE NclStatus k_sort(const NclKernelCtx *ctx, char *const *args, int64_t
         from_bkeys(out, n, dt);
         return NCL_OK;
     }
-    rx_sort_values(in, out, work_region(aux, 1, 0, 0), (uint32_t *)aux->work, n, dt);
+    /* MSD for 8-byte keys (two passes over memory instead of seven);
+       shorter keys need only two or four LSD passes, which measured faster */
+    if (w == 8)
+        rx_msd_values(in, out, work_region(aux, 1, 0, 0), (uint32_t *)aux->work, n, dt, msd_8);
+    else
+        rx_sort_values(in, out, work_region(aux, 1, 0, 0), (uint32_t *)aux->work, n, dt);
     if (stable && sk_is_float(dt)) restore_stable_specials(in, out, n, dt);
     return NCL_OK;
 }

@@ -71,10 +71,12 @@ NCL_KINLINE uint64_t sk_bkey(uint64_t u, NclDType dt)
     if (!sk_is_float(dt)) return u;
     const uint64_t sign = sk_sign(w), inf = sk_inf(w), mant = sk_mant(w), max = sk_max(w);
     const uint64_t neg = u & sign, a = u & ~sign;
-    if (a > inf) /* NaN: positive ones just above +inf, negative ones above those */
+    if (__builtin_expect(a > inf, 0)) /* NaN: positive ones just above +inf, negative ones above those */
         return sk_kinf(w) + (a - inf) + (neg ? mant : 0);
-    const uint64_t t = neg ? ~u & max : u | sign;
-    return t - mant;
+    /* negative: complement (u ^ max); positive: set the sign (u ^ sign).
+       Written as a mask, as the sign of random data defeats a branch. */
+    const uint64_t flip = sign | (max & ((uint64_t)0 - (neg >> (8 * w - 1))));
+    return (u ^ flip) - mant;
 }
 
 NCL_KINLINE uint64_t sk_binv(uint64_t k, NclDType dt)
@@ -83,12 +85,14 @@ NCL_KINLINE uint64_t sk_binv(uint64_t k, NclDType dt)
     if (sk_is_signed(dt)) return k ^ sk_sign(w);
     if (!sk_is_float(dt)) return k;
     const uint64_t sign = sk_sign(w), inf = sk_inf(w), mant = sk_mant(w), max = sk_max(w);
-    if (k > sk_kinf(w)) {
+    if (__builtin_expect(k > sk_kinf(w), 0)) {
         const uint64_t m = k - sk_kinf(w);
         return m > mant ? sign | (inf + (m - mant)) : inf + m;
     }
+    /* sign set: clear it (t ^ sign); clear: complement (t ^ max) */
     const uint64_t t = k + mant;
-    return (t & sign) ? t & ~sign : ~t & max;
+    const uint64_t flip = sign | (max & ((t >> (8 * w - 1)) - 1));
+    return t ^ flip;
 }
 
 NCL_KINLINE uint64_t sk_ckey(uint64_t u, NclDType dt)
@@ -97,9 +101,10 @@ NCL_KINLINE uint64_t sk_ckey(uint64_t u, NclDType dt)
     if (sk_is_signed(dt)) return u ^ sk_sign(w);
     if (!sk_is_float(dt)) return u;
     const uint64_t sign = sk_sign(w), a = u & ~sign;
-    if (a > sk_inf(w)) return sk_max(w);
+    if (__builtin_expect(a > sk_inf(w), 0)) return sk_max(w);
     if (a == 0) return sign;
-    return (u & sign) ? ~u & sk_max(w) : u | sign;
+    const uint64_t flip = sign | (sk_max(w) & ((uint64_t)0 - ((u & sign) >> (8 * w - 1))));
+    return u ^ flip;
 }
 
 /* Compare modes of the comparison sorts: plain unsigned order of the

@@ -1,8 +1,9 @@
 /*
- * sort_radix.h: least-significant-digit radix sorts of integer keys
- * (sort_keys.h), the path of every long slice. Each is stable, so one
- * algorithm serves NCL_SORT_STABLE, and ARGSORT gets a stable order for
- * free.
+ * sort_radix.h: radix sorts of integer keys (sort_keys.h), the path of
+ * every long slice: least-significant digit first for argsorts and values
+ * of up to 4 bytes, most-significant digit first for 8-byte values (at the
+ * end of this file). Each is stable, so one algorithm serves
+ * NCL_SORT_STABLE, and ARGSORT gets a stable order for free.
  *
  * The first read of the input finds which key bits vary at all (the OR of
  * every key XOR the first one) and counts the lowest digit; a digit none
@@ -266,6 +267,165 @@ NCL_KINLINE void rx_argsort_wide(const char *in, char *out, char *k0, char *k1, 
     }
     rx_prefix(nh, bits);
     rx_pass_wide(ck, ci, NULL, out, n, nh, dig[p - 1] * bits, bits, NULL, 0, dt, 0, 1);
+}
+
+/* ---- most-significant digit first (values of 4 and 8 bytes) ------------------------ */
+
+/* The long value sorts split by their top varying digit first: one pass
+   reads the input (keys on the fly) and counts the digit, one scatters it
+   into buckets. A million random keys make 2048 buckets of about 500,
+   which fit in the L1/L2 caches, so everything after those two passes over
+   memory runs in cache: each bucket is split again on its next digit (the
+   digit sized to the bucket, so that its table stays small next to it) and
+   runs of a few keys are insertion sorted. LSD radix instead makes every
+   one of its 4 (32-bit) or 7 (64-bit) passes over the whole slice, and
+   each pass over memory costs more than all the in-cache work here.
+   Every split is a stable scatter and the leaves are stable, so this is a
+   stable sort of bkeys, like the LSD one. A digit none of whose bits vary
+   in a bucket costs no scatter: each split first finds the bucket's
+   varying bits (and counts the digit it expects, the one just below the
+   parent's, recounting only when that guess was wrong). Recursion depth is
+   at most one level per 3 key bits (the narrowest digit), and each level
+   touches each key a bounded number of times, so long runs of equal or
+   clustered keys cost no more than a few LSD passes. */
+
+/* Children of a split of up to this many keys are left as they land: one
+   insertion pass over the split bucket finishes them all, each key moving
+   only within its child. */
+#define RX_MSD_LEAF 16
+
+/* Digit width for a bucket of m >= 2 keys: about log2(m) + 1 bits, so
+   that most children hold 0 or 1 keys and the insertion pass rarely
+   mispredicts, within [3, maxbits] (9 below the top: a 2 KiB table for a
+   bucket of about 500 keys; wider costs more in clearing and prefix sums
+   than it saves). */
+NCL_KINLINE int rx_msd_bits(int64_t m, int maxbits)
+{
+    const int b = 64 - __builtin_clzll((unsigned long long)m);
+    return b > maxbits ? maxbits : b < 3 ? 3 : b;
+}
+
+/* Insertion sort of the keys b[0, m); fast when every key is near its place. */
+NCL_KINLINE void rx_msd_insert(char *b, int64_t m, int w)
+{
+    for (int64_t i = 1; i < m; i++) {
+        const uint64_t v = sk_load(b + i * w, w);
+        uint64_t u = sk_load(b + (i - 1) * w, w);
+        if (u <= v) continue;
+        int64_t j = i;
+        do {
+            sk_store(b + j * w, u, w);
+            if (--j == 0) break;
+            u = sk_load(b + (j - 1) * w, w);
+        } while (u > v);
+        sk_store(b + j * w, v, w);
+    }
+}
+
+/* One instance per key width (the recursion goes through it). */
+typedef void (*rx_msd_fn)(char *src, char *dst, int64_t m, int lim);
+
+/* Sorts the keys src[0, m) (bkeys, or any unsigned keys), which agree on
+   every bit at lim and above, into dst; src is left as scratch. */
+NCL_KINLINE void rx_msd_sub(char *src, char *dst, int64_t m, int lim, int w, rx_msd_fn self)
+{
+    if (m <= RX_MSD_LEAF) {
+        memcpy(dst, src, (size_t)m * (size_t)w);
+        rx_msd_insert(dst, m, w);
+        return;
+    }
+    const int bits = rx_msd_bits(m, 9);
+    int sh = lim > bits ? lim - bits : 0;
+    uint64_t mask = rx_mask(lim - sh);
+    uint32_t off[512];
+    memset(off, 0, sizeof off);
+    const uint64_t k0 = sk_load(src, w);
+    uint64_t vary = 0;
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t k = sk_load(src + i * w, w);
+        vary |= k ^ k0;
+        off[(k >> sh) & mask]++;
+    }
+    if (vary == 0) { /* one key, m times */
+        memcpy(dst, src, (size_t)m * (size_t)w);
+        return;
+    }
+    const int top = 63 - __builtin_clzll(vary);
+    if (top < lim - 1) { /* the digit guessed had constant high bits: count the right one */
+        lim = top + 1;
+        sh = lim > bits ? lim - bits : 0;
+        mask = rx_mask(lim - sh);
+        memset(off, 0, sizeof off);
+        for (int64_t i = 0; i < m; i++) off[(sk_load(src + i * w, w) >> sh) & mask]++;
+    }
+    rx_prefix(off, lim - sh);
+    for (int64_t i = 0; i < m; i++) {
+        const uint64_t k = sk_load(src + i * w, w);
+        sk_store(dst + (size_t)off[(k >> sh) & mask]++ * (size_t)w, k, w);
+    }
+    if (sh == 0) return; /* every child holds one key */
+    /* off[d] is now the end of child d. Long children are sorted through
+       the scratch and copied back; the insertion pass does the rest. */
+    uint32_t s = 0;
+    for (uint64_t d = 0; d <= mask; d++) {
+        const uint32_t e = off[d];
+        if (e - s > RX_MSD_LEAF) {
+            self(dst + (size_t)s * w, src + (size_t)s * w, e - s, sh);
+            memcpy(dst + (size_t)s * w, src + (size_t)s * w, (size_t)(e - s) * (size_t)w);
+        }
+        s = e;
+    }
+    rx_msd_insert(dst, m, w);
+}
+
+/* Sorts in[0, n) into out (n >= 2); tmp holds n elements, hist 2048
+   counters and then NCL_SORT_LOCAL keys (NCL_SORT_HIST_BYTES in all). */
+NCL_KINLINE void rx_msd_values(const char *in, char *out, char *tmp, uint32_t *hist, int64_t n,
+                               NclDType dt, rx_msd_fn sub)
+{
+    char *local = (char *)(hist + 2048);
+    const int w = ncl_sort_width(dt), nbits = 8 * w, bits = rx_msd_bits(n, 11);
+    int lim = nbits, sh = nbits - bits;
+    uint64_t mask = rx_mask(bits);
+    memset(hist, 0, (size_t)(mask + 1) * sizeof *hist);
+    const uint64_t k0 = rx_key(in, dt, 0);
+    uint64_t vary = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const uint64_t k = rx_key(in + i * w, dt, 0);
+        vary |= k ^ k0;
+        hist[k >> sh]++;
+    }
+    if (vary == 0) { /* every key equal: bkeys are a bijection, so are the elements */
+        memcpy(out, in, (size_t)n * (size_t)w);
+        return;
+    }
+    const int top = 63 - __builtin_clzll(vary);
+    if (top < lim - 1) {
+        lim = top + 1;
+        sh = lim > bits ? lim - bits : 0;
+        mask = rx_mask(lim - sh);
+        memset(hist, 0, (size_t)(mask + 1) * sizeof *hist);
+        for (int64_t i = 0; i < n; i++) hist[(rx_key(in + i * w, dt, 0) >> sh) & mask]++;
+    }
+    rx_prefix(hist, lim - sh);
+    for (int64_t i = 0; i < n; i++) {
+        const uint64_t k = rx_key(in + i * w, dt, 0);
+        sk_store(tmp + (size_t)hist[(k >> sh) & mask]++ * (size_t)w, k, w);
+    }
+    /* Each bucket is sorted into the small buffer local (cache-resident:
+       sorting straight into out would make the first touch of each of its
+       lines a scattered miss) and mapped back to elements in one sequential
+       write; a bucket too long for local is sorted in out. */
+    uint32_t s = 0;
+    for (uint64_t d = 0; d <= mask; d++) {
+        const uint32_t e = hist[d], m = e - s;
+        char *o = out + (size_t)s * w, *t = tmp + (size_t)s * w;
+        char *b = m <= NCL_SORT_LOCAL ? local : o;
+        if (m > 1 && sh > 0) sub(t, b, m, sh);
+        else memcpy(b, t, (size_t)m * (size_t)w);
+        for (uint32_t i = 0; i < m; i++) sk_store(o + i * w, sk_binv(sk_load(b + i * w, w), dt), w);
+        s = e;
+    }
 }
 
 #endif /* NCL_SORT_RADIX_H */
