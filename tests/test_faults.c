@@ -20,10 +20,12 @@
  * pass-through level-1 hook in the chain, or with the ledger on, so that
  * failures are seen to travel through wrappers and hooks too.
  *
- * What this does not reach: NCLib's metadata (array structs, buffer
- * descriptors, NclInfo's text) comes from libc malloc, not from the data
- * handler (NEP 49 covers data only), so those allocations are not injected
- * here.
+ * NCLib's metadata (array structs, buffer descriptors, NclInfo's text)
+ * comes from libc malloc, not from the data handler (NEP 49 covers data
+ * only). Where the C library lets a program replace malloc (glibc) and no
+ * sanitizer owns it, this suite replaces it too and injects the same
+ * faults into the malloc calls made inside each call, with the fault
+ * handler as the data handler so that data leaked on those paths shows.
  *
  * The number of fault points injected is printed at the end, for
  * docs/RELIABILITY.md.
@@ -211,6 +213,126 @@ static void fh_check_clean(const char *what)
                   unknown);
     ck_assert_msg(overflow == 0, "%s: more than %d blocks live at once", what, FH_SLOTS);
 }
+
+/* ---- libc malloc faults (metadata) ------------------------------------------------ */
+
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+      __has_feature(memory_sanitizer)
+#    define NCL_TEST_SANITIZED 1
+#  endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define NCL_TEST_SANITIZED 1
+#endif
+#if defined(__GLIBC__) && !defined(NCL_TEST_SANITIZED)
+#  define NCL_TEST_LIBC_FAULTS 1
+#endif
+
+#ifdef NCL_TEST_LIBC_FAULTS
+/* glibc lets a program replace malloc, calloc, realloc and free (its own
+   entry points stay reachable as __libc_*); the replacements below fail
+   the k-th call made on the armed thread, and remember what the armed
+   thread got so that a block never freed is found. Everything else goes
+   straight through. */
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t nelem, size_t elsize);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void __libc_free(void *ptr);
+
+#define LC_SLOTS 256
+static _Thread_local int lc_armed;
+static _Thread_local long lc_calls, lc_failures, lc_fail_at, lc_overflow;
+static _Thread_local int lc_persistent, lc_nlive;
+static _Thread_local void *lc_live[LC_SLOTS];
+
+static int lc_should_fail(void)
+{
+    if (!lc_armed) return 0;
+    const long k = ++lc_calls;
+    if (lc_fail_at > 0 && (k == lc_fail_at || (lc_persistent && k > lc_fail_at))) {
+        lc_failures++;
+        return 1;
+    }
+    return 0;
+}
+
+static void lc_remember(void *p)
+{
+    if (p == NULL || !lc_armed) return;
+    if (lc_nlive == LC_SLOTS) {
+        lc_overflow++;
+        return;
+    }
+    lc_live[lc_nlive++] = p;
+}
+
+static void lc_forget(void *p)
+{
+    for (int i = 0; p != NULL && i < lc_nlive; i++) {
+        if (lc_live[i] == p) {
+            lc_live[i] = lc_live[--lc_nlive];
+            return;
+        }
+    }
+}
+
+void *malloc(size_t size);
+void *calloc(size_t nelem, size_t elsize);
+void *realloc(void *ptr, size_t size);
+void free(void *ptr);
+
+void *malloc(size_t size)
+{
+    if (lc_should_fail()) return NULL;
+    void *p = __libc_malloc(size);
+    lc_remember(p);
+    return p;
+}
+
+void *calloc(size_t nelem, size_t elsize)
+{
+    if (lc_should_fail()) return NULL;
+    void *p = __libc_calloc(nelem, elsize);
+    lc_remember(p);
+    return p;
+}
+
+void *realloc(void *ptr, size_t size)
+{
+    if (lc_should_fail()) return NULL;
+    void *p = __libc_realloc(ptr, size);
+    if (p != NULL) {
+        lc_forget(ptr);
+        lc_remember(p);
+    }
+    return p;
+}
+
+void free(void *ptr)
+{
+    lc_forget(ptr);
+    __libc_free(ptr);
+}
+
+static void lc_arm(long fail_at, int persistent)
+{
+    lc_calls = lc_failures = lc_overflow = 0;
+    lc_fail_at = fail_at;
+    lc_persistent = persistent;
+    lc_armed = 1;
+}
+
+static void lc_disarm(void) { lc_armed = 0; }
+
+/* Fails the test unless every block the armed calls got was freed. */
+static void lc_check_clean(const char *what)
+{
+    ck_assert_msg(lc_nlive == 0, "%s: %d blocks from malloc leaked", what, lc_nlive);
+    ck_assert_msg(lc_overflow == 0, "%s: more than %d malloc blocks live", what, LC_SLOTS);
+    lc_nlive = 0;
+}
+#endif
 
 /* ---- where the fault points are counted ---------------------------------------------- */
 
@@ -468,16 +590,12 @@ static NclStatus fn_fromdata(fx *f, NclArray **o)
 }
 static NclStatus fn_info(fx *f, NclArray **o)
 {
+    /* a static buffer: the call's own mallocs are the ones counted */
+    static char buf[1 << 16];
     (void)f;
     (void)o;
     size_t need = 0;
-    NclStatus s = NclInfo(NULL, 0, &need);
-    if (s != NCL_OK && s != NCL_ERR_INVALID_ARGUMENT) return s;
-    char *buf = (char *)malloc(need);
-    ck_assert_ptr_nonnull(buf);
-    s = NclInfo(buf, need, NULL);
-    free(buf);
-    return s;
+    return NclInfo(buf, sizeof buf, &need);
 }
 
 /* ---- the table ---------------------------------------------------------------------- */
@@ -744,7 +862,11 @@ typedef struct run {
     uint64_t prov_hash; /* prov's bytes before the call */
 } run;
 
-enum { H_DEFAULT, H_FAULT };
+enum {
+    H_DEFAULT, /* the normal handler */
+    H_FAULT,   /* the fault handler, armed */
+    H_LIBC     /* the fault handler as the data handler, libc malloc armed */
+};
 
 static NclMemAccounting *acct;
 
@@ -772,12 +894,18 @@ static void run_call(const entry *e, int mode, const shape_of *rs, fx *f, int ha
     }
     if (e->flags & F_LEDGER) NCL_CHECK_OK(NclLedgerEnable(1));
     const NclMemHandler *prev = NULL;
-    if (handler == H_FAULT)
+    if (handler != H_DEFAULT)
         prev = NclDataMem_SetHandler((e->flags & F_ACCT) ? NclMemAccountingHandler(acct)
                                                          : &FH.handler);
     r->out = r->init;
+#ifdef NCL_TEST_LIBC_FAULTS
+    if (handler == H_LIBC) lc_armed = 1;
+#endif
     r->status = do_call(e, f, &r->out);
-    if (handler == H_FAULT) NclDataMem_SetHandler(prev);
+#ifdef NCL_TEST_LIBC_FAULTS
+    lc_disarm();
+#endif
+    if (handler != H_DEFAULT) NclDataMem_SetHandler(prev);
     if (e->flags & F_LEDGER) NCL_CHECK_OK(NclLedgerEnable(0));
     if (e->flags & F_HOOK) NCL_CHECK_OK(NclApiUnhook(&hook.list));
     if (r->status == NCL_OK && !(e->flags & F_NOARRAY)) {
@@ -843,30 +971,45 @@ static NclArray *reference(const entry *e, int mode, const shape_of *rs)
 
 /* Injects faults k = 1, 2, ... in one mode, transient then persistent.
    Returns how many allocations the call makes through the handler. */
-static long inject(const entry *e, int mode, const shape_of *rs, const NclArray *ref)
+static long inject(const entry *e, int mode, const shape_of *rs, const NclArray *ref,
+                   int target)
 {
     long nallocs = -1;
     for (int persistent = 0; persistent <= 1; persistent++) {
         int done = 0;
         for (long k = 1; !done; k++) {
             char what[160];
-            snprintf(what, sizeof what, "%s, %s, %s failure of allocation %ld", mode_name(mode),
-                     persistent ? "persistent" : "transient", e->name, k);
+            snprintf(what, sizeof what, "%s, %s, %s failure of %s %ld", mode_name(mode),
+                     persistent ? "persistent" : "transient", e->name,
+                     target == H_LIBC ? "malloc" : "allocation", k);
             ck_assert_msg(k <= 256, "%s: still allocating after 256 faults", what);
             fx f;
             fx_setup(&f);
             uint64_t before[A_COUNT], after[A_COUNT];
             fx_hash(&f, before);
-            fh_arm(k, persistent, 0);
             run r;
-            run_call(e, mode, rs, &f, H_FAULT, &r);
-            const long failures = fh_get(&FH.failures);
+            long failures = 0, calls = 0;
+            if (target == H_FAULT) {
+                fh_arm(k, persistent, 0);
+                run_call(e, mode, rs, &f, H_FAULT, &r);
+                failures = fh_get(&FH.failures);
+                calls = fh_get(&FH.calls);
+            } else {
+                fh_arm(0, 0, 0);
+#ifdef NCL_TEST_LIBC_FAULTS
+                lc_arm(k, persistent);
+                lc_disarm(); /* run_call arms it around the call alone */
+                run_call(e, mode, rs, &f, H_LIBC, &r);
+                failures = lc_failures;
+                calls = lc_calls;
+#endif
+            }
             if (failures == 0) {
                 /* the call ran to its end before allocation k */
                 done = 1;
                 ck_assert_msg(r.status == NCL_OK, "%s: %s without a fault (%s)", what,
                               NclStatusString(r.status), NclLastError());
-                if (nallocs < 0) nallocs = fh_get(&FH.calls);
+                if (nallocs < 0) nallocs = calls;
             }
             if (r.status == NCL_OK) {
                 if (r.result != NULL) check_same(e, what, r.result, ref);
@@ -885,6 +1028,9 @@ static long inject(const entry *e, int mode, const shape_of *rs, const NclArray 
             run_release(mode, &r);
             fx_teardown(&f);
             fh_check_clean(what);
+#ifdef NCL_TEST_LIBC_FAULTS
+            if (target == H_LIBC) lc_check_clean(what);
+#endif
             if (e->flags & F_ACCT) {
                 NclMemStats st;
                 NclMemAccountingStats(acct, &st);
@@ -927,7 +1073,12 @@ START_TEST(t_fault_entry)
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         if (!(e->modes & (unsigned)modes[m])) continue;
         NclArray *ref = reference(e, modes[m], &rs);
-        const long n = inject(e, modes[m], &rs, ref);
+        const long n = inject(e, modes[m], &rs, ref, H_FAULT);
+#ifdef NCL_TEST_LIBC_FAULTS
+        const long nm = inject(e, modes[m], &rs, ref, H_LIBC);
+#else
+        const long nm = -1;
+#endif
         if (first && e->expect == E_SOME)
             ck_assert_msg(n > 0, "%s (%s): never allocated through the handler", e->name,
                           mode_name(modes[m]));
@@ -935,7 +1086,8 @@ START_TEST(t_fault_entry)
             ck_assert_msg(n == 0, "%s: %ld allocations through the data handler", e->name, n);
         first = 0;
         if (getenv("NCL_TEST_VERBOSE") != NULL)
-            printf("  %-52s %-16s %ld allocations\n", e->name, mode_name(modes[m]), n);
+            printf("  %-52s %-16s %ld allocations, %ld mallocs\n", e->name,
+                   mode_name(modes[m]), n, nm);
         NclArrayRelease(ref);
     }
     if (e->flags & F_ACCT) {
