@@ -4,7 +4,8 @@
  * written once and included once per element type: define RE_T (the C
  * type), RE_SFX (its dtype suffix), RE_FLOAT (1 for float32/float64) and
  * RE_TMIN / RE_TMAX (the identities of max and min: the type's limits, or
- * -inf and +inf) first. Because these ops are exact, the loops may run their lanes in any
+ * -inf and +inf) first, and optionally RE_SIMD_MM_RAW (a vector form of
+ * mm_raw for contiguous elements, from reduce_simd.h). Because these ops are exact, the loops may run their lanes in any
  * order; the only order-dependent parts of their results are fixed by
  * explicit rescans of the sequence (see the kernel ABI in ncl/reduce.h):
  *   - min/max: any NaN gives the first NaN, bit for bit; a zero extreme
@@ -71,6 +72,9 @@ NCL_KINLINE int64_t RE_FN(last_zero)(const char *p, int64_t s, int64_t n)
 /* The extreme of n >= 0 elements, NaN-sticky, sign of zero unspecified. */
 NCL_KINLINE RE_T RE_FN(mm_raw)(const char *p, int64_t s, int64_t n, int is_max)
 {
+#ifdef RE_SIMD_MM_RAW
+    if (s == (int64_t)sizeof(RE_T)) return RE_SIMD_MM_RAW(p, n, is_max); /* reduce_simd.h */
+#endif
     RE_T m[RE_L];
     for (int j = 0; j < RE_L; j++) m[j] = RE_FN(mm_ident)(is_max);
     int64_t i = 0;
@@ -312,3 +316,4 @@ NCL_KINLINE NclStatus RE_FN(run_logic)(const NclKernelCtx *ctx, char *const *arg
 #undef RE_FLOAT
 #undef RE_TMIN
 #undef RE_TMAX
+#undef RE_SIMD_MM_RAW

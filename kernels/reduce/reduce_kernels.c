@@ -13,6 +13,7 @@
 #include <fenv.h>
 #include "ncl_kernel.h"
 #include "reduce/reduce_dd.h"
+#include "reduce/reduce_simd.h"
 
 /* Size of a dtype, folded to a constant wherever dt is one. */
 NCL_KINLINE size_t rk_dtype_size(int dt)
@@ -88,12 +89,18 @@ NCL_KINLINE size_t rk_dtype_size(int dt)
 #include "reduce/reduce_elem.h"
 #define RE_T float
 #define RE_SFX f32
+#ifdef RS_HAVE_SIMD
+#  define RE_SIMD_MM_RAW rs_mm_raw_f32
+#endif
 #define RE_FLOAT 1
 #define RE_TMIN (-INFINITY)
 #define RE_TMAX INFINITY
 #include "reduce/reduce_elem.h"
 #define RE_T double
 #define RE_SFX f64
+#ifdef RS_HAVE_SIMD
+#  define RE_SIMD_MM_RAW rs_mm_raw_f64
+#endif
 #define RE_FLOAT 1
 #define RE_TMIN ((double)-INFINITY)
 #define RE_TMAX ((double)INFINITY)

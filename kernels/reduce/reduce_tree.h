@@ -151,7 +151,15 @@ NCL_KINLINE RT_DD RT_FN(seq)(const char *p, int64_t s, int64_t n, int dt, int op
     const int64_t nc = (n + RT_K - 1) / RT_K;
     for (int64_t c = 0; c < nc; c++) {
         const int64_t m = n - c * RT_K < RT_K ? n - c * RT_K : RT_K;
-        v.hi = RT_FN(chunk)(p + c * RT_K * s, s, m, dt, op);
+#ifdef RS_HAVE_SIMD
+        /* a full contiguous chunk of the accumulator's own dtype: the same
+           tree with its lanes in vector registers (reduce_simd.h) */
+        if (op == NCL_SUM && m == RT_K && s == (int64_t)sizeof(RT_ACC) &&
+            dt == (sizeof(RT_ACC) == 8 ? NCL_FLOAT64 : NCL_FLOAT32))
+            v.hi = RT_CAT_(rs_chunk_sum, RT_SFX)(p + c * RT_K * s);
+        else
+#endif
+            v.hi = RT_FN(chunk)(p + c * RT_K * s, s, m, dt, op);
         v.lo = 0;
         for (int64_t k = c + 1; (k & 1) == 0; k >>= 1) v = RT_FN(combine)(pend[--depth], v, op);
         if (c + 1 < nc) pend[depth++] = v;
