@@ -208,7 +208,9 @@ static NclHook default_hooks[NCL_SUBSYSTEM_COUNT] = {
 
 int ncl_subsystem_built(NclSubsystem s)
 {
-    return (unsigned)s < (unsigned)NCL_SUBSYSTEM_COUNT && ncl_hook_heads[s].next != NULL;
+    /* atomic: writers relink heads while calls ask */
+    return (unsigned)s < (unsigned)NCL_SUBSYSTEM_COUNT &&
+           __atomic_load_n(&ncl_hook_heads[s].next, __ATOMIC_RELAXED) != NULL;
 }
 
 /* Whether n is a chain head rather than a node: only the default's next is.
@@ -685,6 +687,9 @@ NclStatus NclApiUnhook(NclListHead *node) { return ncl_hook_unhook("NclApiUnhook
 
 typedef void (*reclaim_fn)(NclListHead *node, void *user);
 
+/* Deferred removals queued and not yet reclaimed (hooks_fini waits for them). */
+static long deferred_pending;
+
 _Static_assert(sizeof(struct rcu_head) <= 2 * sizeof(void *),
                "struct rcu_head must fit in priv[NCL_NODE_RCU..]");
 _Static_assert(NCL_NODE_RCU + 2 <= sizeof(((NclHook *)0)->priv) / sizeof(void *),
@@ -716,6 +721,7 @@ static void deferred_reclaim(struct rcu_head *rh)
        or insert it again. */
     ncl_node_set_state(node, 0);
     if (fn) fn(node, user);
+    __atomic_fetch_sub(&deferred_pending, 1, __ATOMIC_RELEASE);
 }
 
 NclStatus NclApiUnhookDeferred(NclListHead *node, void (*reclaim)(NclListHead *node, void *user),
@@ -737,6 +743,7 @@ NclStatus NclApiUnhookDeferred(NclListHead *node, void (*reclaim)(NclListHead *n
     ncl_hooks_unlock();
     if (st != NCL_OK) return st;
     /* Allowed inside a read-side section: it only queues the node. */
+    __atomic_fetch_add(&deferred_pending, 1, __ATOMIC_RELAXED);
     urcu_bp_call_rcu(rcu_of(node), deferred_reclaim);
     return NCL_OK;
 }
@@ -859,9 +866,14 @@ NclStatus NclHooksWalk(NclSubsystem s,
 
 /* dlclose: deferred reclaims still queued on liburcu's call_rcu thread
    would run deferred_reclaim after this library's code is unmapped. Wait
-   for them (not from inside a call, where the grace period would wait for
-   this thread). */
+   for them, not from inside a call (the grace period would wait for this
+   thread). TSan builds wait only when some are queued: urcu_bp_barrier's
+   own bookkeeping is more than TSan can follow through an uninstrumented
+   liburcu, and every process would report it at exit. */
 __attribute__((destructor)) static void hooks_fini(void)
 {
+#ifdef NCL_TSAN_RCU
+    if (__atomic_load_n(&deferred_pending, __ATOMIC_ACQUIRE) == 0) return;
+#endif
     if (!ncl_hooks_in_reader()) urcu_bp_barrier();
 }
