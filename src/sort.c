@@ -417,7 +417,9 @@ static NclStatus slices_task(void *arg, int worker, int64_t task, int *fpe)
     const int64_t ns = j->pl->nslices;
     const int64_t s0 = ns * task / j->nt, s1 = ns * (task + 1) / j->nt;
     if (s0 >= s1) return NCL_OK;
-    return run_slices(j->pl, s0, s1, j->base + (size_t)worker * j->block, worker, fpe);
+    /* No arithmetic on a null base: a call that needs no scratch has none. */
+    char *scratch = j->base ? j->base + (size_t)worker * j->block : NULL;
+    return run_slices(j->pl, s0, s1, scratch, worker, fpe);
 }
 
 /* One long slice, phase 1: task t sorts part t into buf[0]. */
