@@ -99,6 +99,11 @@ typedef __m128 ncl_sv_f32;
    would not match. */
 typedef __typeof__(&NCL_SV_FN_f64(exp, u10)) ncl_sv_fn_f64;
 typedef __typeof__(&NCL_SV_FN_f32(exp, u10)) ncl_sv_fn_f32;
+/* NCLib's own vector functions (unary_vecmath.h), which take SLEEF's place
+   where the table below names one. */
+typedef ncl_sv_f64 (*ncl_vm_fn_f64)(ncl_sv_f64);
+typedef ncl_sv_f32 (*ncl_vm_fn_f32)(ncl_sv_f32);
+#include "unary_vecmath.h"
 
 /* Elements per block: the stack buffers of a gathered block (2 x 4 KiB). */
 #define NCL_SV_BLOCK 512
@@ -172,12 +177,14 @@ NCL_SV_DEFINE_FLAGS(f64, double, uint64_t)
 NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 #undef NCL_SV_DEFINE_FLAGS
 
-/* The loop: SLEEF function v over the vectors, scalar function s on the
-   lanes SLEEF is not trusted on, flags from the results. */
-#define NCL_SV_DEFINE_RUN(sfx, T, U)                                                           \
-    static NclStatus ncl_sv_run_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n,    \
-                                      const int64_t *steps, ncl_sv_fn_##sfx v,                  \
-                                      T (*s)(T, int *), const ncl_sv_desc *d)                   \
+/* The loop: vector function F (SLEEF's v, out of line, or NCLib's own
+   function o, inlined into its kernel so that o is called directly) over
+   the vectors, scalar function s on the lanes the vector function is not
+   trusted on, flags from the results. */
+#define NCL_SV_DEFINE_RUN(name, sfx, T, U, ATTR, FT, F)                                                           \
+    ATTR NclStatus name##_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n,         \
+                                const int64_t *steps, FT F, T (*s)(T, int *),                  \
+                                const ncl_sv_desc *d)                                          \
     {                                                                                          \
         enum { W = NCL_SV_N_##sfx, B = NCL_SV_BLOCK, S = (int)sizeof(T) };                      \
         T xb[NCL_SV_BLOCK], yb[NCL_SV_BLOCK];                                                   \
@@ -205,11 +212,11 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
             int64_t i = 0;                                                                      \
             for (; i + W <= m; i += W)                                                          \
                 NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S),                                   \
-                                   v(NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S)))); \
+                                   F(NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S)))); \
             if (i < m) {                                                                        \
                 T tx[W], ty[W];                                                                 \
                 for (int k = 0; k < W; k++) memcpy(&tx[k], xp + (i + (k < m - i ? k : 0)) * S, S); \
-                NCL_SV_STORE_##sfx(ty, v(NCL_SV_LOAD_##sfx(tx)));                               \
+                NCL_SV_STORE_##sfx(ty, F(NCL_SV_LOAD_##sfx(tx)));                    \
                 memcpy(yp + i * S, ty, (size_t)(m - i) * S);                                    \
             }                                                                                   \
             int fix;                                                                            \
@@ -263,9 +270,26 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 NCL_SV_DEFINE_FIXUP(f64, double, uint64_t)
 NCL_SV_DEFINE_FIXUP(f32, float, uint32_t)
 #undef NCL_SV_DEFINE_FIXUP
-NCL_SV_DEFINE_RUN(f64, double, uint64_t)
-NCL_SV_DEFINE_RUN(f32, float, uint32_t)
+NCL_SV_DEFINE_RUN(ncl_sv_run, f64, double, uint64_t, static, ncl_sv_fn_f64, v)
+NCL_SV_DEFINE_RUN(ncl_sv_run, f32, float, uint32_t, static, ncl_sv_fn_f32, v)
+NCL_SV_DEFINE_RUN(ncl_sv_run_own, f64, double, uint64_t, NCL_KINLINE, ncl_vm_fn_f64, o)
+NCL_SV_DEFINE_RUN(ncl_sv_run_own, f32, float, uint32_t, NCL_KINLINE, ncl_vm_fn_f32, o)
 #undef NCL_SV_DEFINE_RUN
+
+/* The tier's own function when there is one, else its SLEEF function; o is
+   a constant in each kernel, so the test folds away. */
+#define NCL_SV_DEFINE_PICK(sfx, T)                                                                \
+    NCL_KINLINE NclStatus ncl_sv_pick_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n, \
+                                            const int64_t *steps, ncl_sv_fn_##sfx v,             \
+                                            ncl_vm_fn_##sfx o, T (*s)(T, int *),                 \
+                                            const ncl_sv_desc *d)                                \
+    {                                                                                             \
+        if (o) return ncl_sv_run_own_##sfx(ctx, args, n, steps, o, s, d);                         \
+        return ncl_sv_run_##sfx(ctx, args, n, steps, v, s, d);                                    \
+    }
+NCL_SV_DEFINE_PICK(f64, double)
+NCL_SV_DEFINE_PICK(f32, float)
+#undef NCL_SV_DEFINE_PICK
 
 /* ---- the functions ----------------------------------------------------------
    X(op, SLEEF name, the fast tier's variant, inf flag, rules, f64 fix range,
@@ -289,47 +313,62 @@ NCL_SV_DEFINE_RUN(f32, float, uint32_t)
 #define NCL_SV_L1P_FIX_f32 UINT32_C(0x7e967699), UINT32_C(0x7f7fffff)
 
 #define NCL_SV_SUB_ NCL_SV_SUBNORMAL_SCALAR
-#define NCL_SV_OPS(X)                                                                          \
-    X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_SV_EXP_FIX_f64, NCL_SV_NONE_) \
-    X(exp2, exp2, u35, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS | NCL_SV_EXACT_INTEGERS,         \
-      NCL_SV_NONE_, NCL_SV_NONE_)                                                                \
-    X(expm1, expm1, u10, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)              \
-    X(log, log, u35, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                              \
-    X(log2, log2, u35, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                            \
-    X(log10, log10, u10, NCL_FPE_DIVIDE, 0, NCL_SV_NONE_, NCL_SV_NONE_)                          \
-    X(log1p, log1p, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_L1P_FIX_f64, NCL_SV_L1P_FIX_f32)    \
-    X(sin, sin, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                                 \
-    X(cos, cos, u35, 0, 0, NCL_SV_NONE_, NCL_SV_NONE_)                                           \
-    X(tan, tan, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                                 \
-    X(arcsin, asin, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                             \
-    X(arccos, acos, u35, 0, 0, NCL_SV_NONE_, NCL_SV_NONE_)                                       \
-    X(arctan, atan, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                             \
-    X(sinh, sinh, u35, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_SINH_FIX_f64, NCL_SV_SINH_FIX_f32)  \
-    X(cosh, cosh, u35, NCL_FPE_OVERFLOW, 0, NCL_SV_SINH_FIX_f64, NCL_SV_SINH_FIX_f32)           \
-    X(tanh, tanh, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)                               \
-    X(arcsinh, asinh, u10, 0, NCL_SV_SUB_, NCL_SV_AH_FIX_f64, NCL_SV_AH_FIX_f32)                 \
-    X(arccosh, acosh, u10, 0, 0, NCL_SV_AH_FIX_f64, NCL_SV_AH_FIX_f32)                           \
-    X(arctanh, atanh, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)              \
-    X(cbrt, cbrt, u35, 0, NCL_SV_SUB_, NCL_SV_NONE_, NCL_SV_NONE_)
+/* own64, own32: NCLib's vector functions of that dtype (unary_vecmath.h)
+   for the HIGH and the FAST tier, 0 for SLEEF's (NCL_SV_SLEEF_ both). */
+#define NCL_SV_SLEEF_ 0, 0
+#define NCL_SV_OPS(X)                                                                            \
+    X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_VM_OWN_exp_f64, NCL_SV_SLEEF_,   \
+      NCL_VM_EXP_FIX_f64, NCL_SV_NONE_)                                                            \
+    X(exp2, exp2, u35, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS | NCL_SV_EXACT_INTEGERS,           \
+      NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)                                    \
+    X(expm1, expm1, u10, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, \
+      NCL_SV_NONE_)                                                                                \
+    X(log, log, u35, NCL_FPE_DIVIDE, 0, NCL_VM_OWN_log_f64, NCL_SV_SLEEF_, NCL_SV_NONE_,            \
+      NCL_SV_NONE_)                                                                                \
+    X(log2, log2, u35, NCL_FPE_DIVIDE, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_) \
+    X(log10, log10, u10, NCL_FPE_DIVIDE, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_,             \
+      NCL_SV_NONE_)                                                                                \
+    X(log1p, log1p, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_,                 \
+      NCL_SV_L1P_FIX_f64, NCL_SV_L1P_FIX_f32)                                                      \
+    X(sin, sin, u35, 0, NCL_SV_SUB_, NCL_VM_OWN_sin_f64, NCL_VM_OWN_sin_f32, NCL_VM_TRIG_FIX_f64,  \
+      NCL_VM_TRIG_FIX_f32)                                                                         \
+    X(cos, cos, u35, 0, 0, NCL_VM_OWN_cos_f64, NCL_VM_OWN_cos_f32, NCL_VM_TRIG_FIX_f64,             \
+      NCL_VM_TRIG_FIX_f32)                                                                         \
+    X(tan, tan, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)     \
+    X(arcsin, asin, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_) \
+    X(arccos, acos, u35, 0, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)           \
+    X(arctan, atan, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_) \
+    X(sinh, sinh, u35, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_,                 \
+      NCL_SV_SINH_FIX_f64, NCL_SV_SINH_FIX_f32)                                                    \
+    X(cosh, cosh, u35, NCL_FPE_OVERFLOW, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_SINH_FIX_f64,      \
+      NCL_SV_SINH_FIX_f32)                                                                         \
+    X(tanh, tanh, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)   \
+    X(arcsinh, asinh, u10, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_AH_FIX_f64,         \
+      NCL_SV_AH_FIX_f32)                                                                           \
+    X(arccosh, acosh, u10, 0, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_AH_FIX_f64, NCL_SV_AH_FIX_f32) \
+    X(arctanh, atanh, u10, NCL_FPE_DIVIDE, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, \
+      NCL_SV_NONE_)                                                                                \
+    X(cbrt, cbrt, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)
 
-/* ncl_k_<op>_<sfx>: the kernel of each (op, dtype), on the tier's SLEEF
-   function. */
-#define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, flo, fhi)                               \
-    static const ncl_sv_desc ncl_sv_desc_##op##_##sfx = {                                                   \
+/* ncl_k_<op>_<sfx>: the kernel of each (op, dtype), on the tier's own
+   function or else its SLEEF function. */
+#define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, ownh, ownf, flo, fhi)                   \
+    static const ncl_sv_desc ncl_sv_desc_##op##_##sfx = {                                      \
         infl, rules, {flo, 1}, {fhi, (rules) & NCL_SV_SUBNORMAL_SCALAR ? NCL_SV_MIN_##sfx - 1u : 0}}; \
     static NclStatus ncl_k_##op##_##sfx(NclKernelNode *self, const NclKernelCtx *ctx,          \
                                         char *const *args, int64_t n, const int64_t *steps)    \
     {                                                                                          \
         (void)self;                                                                            \
-        return ncl_sv_run_##sfx(ctx, args, n, steps,                                           \
-                                ctx->accuracy == NCL_ACCURACY_FAST ? NCL_SV_FN_##sfx(fn, fast) \
-                                                                   : NCL_SV_FN_##sfx(fn, u10), \
-                                op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);                   \
+        if (ctx->accuracy == NCL_ACCURACY_FAST)                                                \
+            return ncl_sv_pick_##sfx(ctx, args, n, steps, NCL_SV_FN_##sfx(fn, fast), ownf,     \
+                                     op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);              \
+        return ncl_sv_pick_##sfx(ctx, args, n, steps, NCL_SV_FN_##sfx(fn, u10), ownh,          \
+                                 op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);                  \
     }
 #define NCL_SV_KERNEL2_(op, fn, fast, infl, rules, sfx, ...) NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, __VA_ARGS__)
-#define NCL_SV_KERNELS_(op, fn, fast, infl, rules, r64, r32) \
-    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f64, r64)     \
-    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f32, r32)
+#define NCL_SV_KERNELS_(op, fn, fast, infl, rules, own64, own32, r64, r32) \
+    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f64, own64, r64)            \
+    NCL_SV_KERNEL2_(op, fn, fast, infl, rules, f32, own32, r32)
 NCL_SV_OPS(NCL_SV_KERNELS_)
 #undef NCL_SV_KERNELS_
 #undef NCL_SV_KERNEL2_

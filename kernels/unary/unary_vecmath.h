@@ -1,0 +1,371 @@
+/*
+ * unary_vecmath.h: NCLib's own vector exp, log, sin and cos on the AVX-512
+ * and AVX2 + FMA levels, which unary_sleef.h's loops use in place of
+ * SLEEF's functions where they are both within the tier's bound and faster
+ * (the table at the end says which function serves which tier).
+ *
+ * float64: exp, log, sin, cos within about 0.7 ulp (HIGH tier, and FAST
+ * where SLEEF's 3.5-ulp function is not quicker). Each reduction keeps the
+ * reduced argument exact or carries its rounding error, and the one
+ * rounding that counts is the last addition (see each function).
+ * float32: sin, cos, widened to two double vectors and evaluated in double
+ * with polynomials accurate to 3e-11; the one rounding back to float32
+ * gives results within 0.56 ulp. (exp and log done the same way measured
+ * slower than SLEEF's float32 functions, which stay.)
+ *
+ * The polynomials come from kernels/unary/vecmath_coeffs.py (Chebyshev fits
+ * in 50-digit arithmetic), their literals pasted below. The scalar ranges
+ * of unary_sleef.h's descs take the inputs a reduction does not cover
+ * (large |x| for sin/cos, inf and NaN there). Results depend on the element
+ * only, never on its lane or block.
+ */
+#ifndef NCL_UNARY_VECMATH_H
+#define NCL_UNARY_VECMATH_H
+
+/* Included by unary_sleef.h after its vector layer (ncl_sv_f32/f64). */
+
+#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#  define NCL_VM_F32 1
+#else
+#  define NCL_VM_F32 0
+#endif
+
+#if NCL_VM_F32
+
+/* Coefficients: the output of vecmath_coeffs.py. */
+/* NCL_VM_SINF_S: degree 3 on [0.0, 0.61685028], max error 2.81e-11 */
+#define NCL_VM_SINF_S_C0 -0x1.555555545e0acp-3
+#define NCL_VM_SINF_S_C1 0x1.11110def2e1c9p-7
+#define NCL_VM_SINF_S_C2 -0x1.a013a793b98cep-13
+#define NCL_VM_SINF_S_C3 0x1.6dbe0838a06e9p-19
+/* NCL_VM_COSF_C: degree 3 on [0.0, 0.61685028], max error 2.35e-12 */
+#define NCL_VM_COSF_C_C0 0x1.5555555502cf4p-5
+#define NCL_VM_COSF_C_C1 -0x1.6c16bf54e7232p-10
+#define NCL_VM_COSF_C_C2 0x1.a015c47d920acp-16
+#define NCL_VM_COSF_C_C3 -0x1.25244e23e6e3ap-22
+/* NCL_VM_EXP_Q: degree 10 on [-0.34660825, 0.34660825], max error 2.6e-18 */
+#define NCL_VM_EXP_Q_C0 0x1.0000000000000p-1
+#define NCL_VM_EXP_Q_C1 0x1.5555555555557p-3
+#define NCL_VM_EXP_Q_C2 0x1.5555555555556p-5
+#define NCL_VM_EXP_Q_C3 0x1.11111111100dcp-7
+#define NCL_VM_EXP_Q_C4 0x1.6c16c16c162d4p-10
+#define NCL_VM_EXP_Q_C5 0x1.a01a01abe7fe1p-13
+#define NCL_VM_EXP_Q_C6 0x1.a01a01a6d889cp-16
+#define NCL_VM_EXP_Q_C7 0x1.71de0231960ebp-19
+#define NCL_VM_EXP_Q_C8 0x1.27e4db646b17ep-22
+#define NCL_VM_EXP_Q_C9 0x1.af4de97ca4194p-26
+#define NCL_VM_EXP_Q_C10 0x1.1f730349868cep-29
+/* NCL_VM_LOG_P: degree 7 on [0.0, 0.040004], max error 3.75e-17 */
+#define NCL_VM_LOG_P_C0 0x1.5555555555555p-1
+#define NCL_VM_LOG_P_C1 0x1.9999999999f18p-2
+#define NCL_VM_LOG_P_C2 0x1.24924923de528p-2
+#define NCL_VM_LOG_P_C3 0x1.c71c72df7cf9dp-3
+#define NCL_VM_LOG_P_C4 0x1.745cac3874569p-3
+#define NCL_VM_LOG_P_C5 0x1.3b29d20b4b924p-3
+#define NCL_VM_LOG_P_C6 0x1.0e8c32bc710e5p-3
+#define NCL_VM_LOG_P_C7 0x1.169d45f561cc7p-3
+/* NCL_VM_SIN_S: degree 6 on [0.0, 0.61691196], max error 9.25e-18 */
+#define NCL_VM_SIN_S_C0 -0x1.5555555555555p-3
+#define NCL_VM_SIN_S_C1 0x1.1111111111110p-7
+#define NCL_VM_SIN_S_C2 -0x1.a01a01a019937p-13
+#define NCL_VM_SIN_S_C3 0x1.71de3a54607a5p-19
+#define NCL_VM_SIN_S_C4 -0x1.ae64541295cdfp-26
+#define NCL_VM_SIN_S_C5 0x1.61217ee5cca1bp-33
+#define NCL_VM_SIN_S_C6 -0x1.ab17bdcbd3414p-41
+/* NCL_VM_COS_C: degree 6 on [0.0, 0.61691196], max error 2.31e-18 */
+#define NCL_VM_COS_C_C0 0x1.5555555555555p-5
+#define NCL_VM_COS_C_C1 -0x1.6c16c16c16c16p-10
+#define NCL_VM_COS_C_C2 0x1.a01a01a019d0ap-16
+#define NCL_VM_COS_C_C3 -0x1.27e4fb7712ca2p-22
+#define NCL_VM_COS_C_C4 0x1.1eed8deb82809p-29
+#define NCL_VM_COS_C_C5 -0x1.9394b9eb4d56dp-37
+#define NCL_VM_COS_C_C6 0x1.ab78473be59d7p-45
+
+/* ---- the double layer: d = double vector (ncl_sv_f64), i = its bits ---- */
+#if defined(__AVX512F__)
+typedef __m512i ncl_vm_i64;
+#  define NCL_VM_D1(c) _mm512_set1_pd(c)
+#  define NCL_VM_ADD(a, b) _mm512_add_pd((a), (b))
+#  define NCL_VM_SUB(a, b) _mm512_sub_pd((a), (b))
+#  define NCL_VM_MUL(a, b) _mm512_mul_pd((a), (b))
+#  define NCL_VM_DIV(a, b) _mm512_div_pd((a), (b))
+#  define NCL_VM_DSEL(cmp, x, y, a, b) _mm512_mask_blend_pd(_mm512_cmp_pd_mask((x), (y), cmp), (a), (b))
+#  define NCL_VM_FMA(a, b, c) _mm512_fmadd_pd((a), (b), (c))   /* a b + c */
+#  define NCL_VM_FNMA(a, b, c) _mm512_fnmadd_pd((a), (b), (c)) /* c - a b */
+#  define NCL_VM_FMS(a, b, c) _mm512_fmsub_pd((a), (b), (c))   /* a b - c */
+#  define NCL_VM_MIN(a, b) _mm512_min_pd((a), (b))
+#  define NCL_VM_MAX(a, b) _mm512_max_pd((a), (b))
+#  define NCL_VM_RINT(a) _mm512_roundscale_pd((a), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#  define NCL_VM_BITS(a) _mm512_castpd_si512(a)
+#  define NCL_VM_FROMBITS(i) _mm512_castsi512_pd(i)
+#  define NCL_VM_I1(c) _mm512_set1_epi64(c)
+#  define NCL_VM_IAND(a, b) _mm512_and_si512((a), (b))
+#  define NCL_VM_IXOR(a, b) _mm512_xor_si512((a), (b))
+#  define NCL_VM_IADD(a, b) _mm512_add_epi64((a), (b))
+#  define NCL_VM_ISHL(a, n) _mm512_slli_epi64((a), (n))
+/* lanes of a whose bit 0 of b is set take c, the others a */
+#  define NCL_VM_SEL_ODD(a, c, b) _mm512_mask_blend_pd(_mm512_test_epi64_mask((b), NCL_VM_I1(1)), (a), (c))
+/* float32 vector <-> two double vectors */
+#  define NCL_VM_SPLIT(x, lo, hi)                                                            \
+    do {                                                                                    \
+        (lo) = _mm512_cvtps_pd(_mm512_castps512_ps256(x));                                  \
+        (hi) = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))); \
+    } while (0)
+#  define NCL_VM_JOIN(lo, hi)                                                               \
+    _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(lo))), \
+                                        _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))
+#else
+typedef __m256i ncl_vm_i64;
+#  define NCL_VM_D1(c) _mm256_set1_pd(c)
+#  define NCL_VM_ADD(a, b) _mm256_add_pd((a), (b))
+#  define NCL_VM_SUB(a, b) _mm256_sub_pd((a), (b))
+#  define NCL_VM_MUL(a, b) _mm256_mul_pd((a), (b))
+#  define NCL_VM_DIV(a, b) _mm256_div_pd((a), (b))
+#  define NCL_VM_DSEL(cmp, x, y, a, b) _mm256_blendv_pd((a), (b), _mm256_cmp_pd((x), (y), cmp))
+#  define NCL_VM_FMA(a, b, c) _mm256_fmadd_pd((a), (b), (c))
+#  define NCL_VM_FNMA(a, b, c) _mm256_fnmadd_pd((a), (b), (c))
+#  define NCL_VM_FMS(a, b, c) _mm256_fmsub_pd((a), (b), (c))
+#  define NCL_VM_MIN(a, b) _mm256_min_pd((a), (b))
+#  define NCL_VM_MAX(a, b) _mm256_max_pd((a), (b))
+#  define NCL_VM_RINT(a) _mm256_round_pd((a), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#  define NCL_VM_BITS(a) _mm256_castpd_si256(a)
+#  define NCL_VM_FROMBITS(i) _mm256_castsi256_pd(i)
+#  define NCL_VM_I1(c) _mm256_set1_epi64x(c)
+#  define NCL_VM_IAND(a, b) _mm256_and_si256((a), (b))
+#  define NCL_VM_IXOR(a, b) _mm256_xor_si256((a), (b))
+#  define NCL_VM_IADD(a, b) _mm256_add_epi64((a), (b))
+#  define NCL_VM_ISHL(a, n) _mm256_slli_epi64((a), (n))
+#  define NCL_VM_SEL_ODD(a, c, b) \
+    _mm256_blendv_pd((a), (c), _mm256_castsi256_pd(_mm256_slli_epi64((b), 63)))
+#  define NCL_VM_SPLIT(x, lo, hi)                            \
+    do {                                                    \
+        (lo) = _mm256_cvtps_pd(_mm256_castps256_ps128(x));  \
+        (hi) = _mm256_cvtps_pd(_mm256_extractf128_ps((x), 1)); \
+    } while (0)
+#  define NCL_VM_JOIN(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1)
+#endif
+
+/* ---- exp, float64 ----------------------------------------------------------
+   k = rint(x / ln2); r = x - k ln2 with ln2 = L1 + L2, L1 holding 42 bits
+   so that rh = x - k L1 is exact (|k| <= 1077), and rl = -k L2 kept apart;
+   e^r = 1 + rh + (rl + r^2 Q(r)), the sum 1 + rh carried with its rounding
+   error (Fast2Sum), so that the one rounding that matters is the last:
+   within 0.52 ulp before the scaling by 2^k. x is clamped to [-746, 710]
+   (NaN passes), beyond which the result is 0 or inf anyway. */
+static ncl_sv_f64 ncl_vm_exp_f64(ncl_sv_f64 x)
+{
+    x = NCL_VM_MAX(NCL_VM_D1(-746.0), NCL_VM_MIN(NCL_VM_D1(710.0), x));
+    const ncl_sv_f64 k = NCL_VM_RINT(NCL_VM_MUL(x, NCL_VM_D1(0x1.71547652b82fep+0)));
+    const ncl_sv_f64 rh = NCL_VM_FNMA(k, NCL_VM_D1(0x1.62e42fefa3800p-1), x);
+    const ncl_sv_f64 rl = NCL_VM_MUL(k, NCL_VM_D1(-0x1.ef35793c7673p-45));
+    const ncl_sv_f64 r = NCL_VM_ADD(rh, rl);
+    const ncl_sv_f64 r2 = NCL_VM_MUL(r, r);
+    ncl_sv_f64 q = NCL_VM_FMA(NCL_VM_D1(NCL_VM_EXP_Q_C10), r, NCL_VM_D1(NCL_VM_EXP_Q_C9));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C8));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C7));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C6));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C5));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C4));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C3));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C2));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C1));
+    q = NCL_VM_FMA(q, r, NCL_VM_D1(NCL_VM_EXP_Q_C0));
+    const ncl_sv_f64 tail = NCL_VM_FMA(r2, q, rl);
+    const ncl_sv_f64 one = NCL_VM_D1(1.0);
+    const ncl_sv_f64 h = NCL_VM_ADD(one, rh);
+    const ncl_sv_f64 c = NCL_VM_ADD(NCL_VM_SUB(one, h), rh); /* exact: |rh| < 1 */
+    const ncl_sv_f64 p = NCL_VM_ADD(h, NCL_VM_ADD(c, tail));
+#if defined(__AVX512F__)
+    return _mm512_scalef_pd(p, k);
+#else
+    /* 2^k in two normal factors 2^k1 2^k2 (|k| <= 1077 does not fit one);
+       the first product is exact, the second rounds once */
+    const ncl_sv_f64 k1 = NCL_VM_RINT(NCL_VM_MUL(k, NCL_VM_D1(0.5)));
+    const ncl_sv_f64 k2 = NCL_VM_SUB(k, k1);
+    const ncl_vm_i64 b1 = NCL_VM_ISHL(NCL_VM_BITS(NCL_VM_ADD(k1, NCL_VM_D1(0x1.8p52))), 52);
+    const ncl_vm_i64 b2 = NCL_VM_ISHL(NCL_VM_BITS(NCL_VM_ADD(k2, NCL_VM_D1(0x1.8p52))), 52);
+    const ncl_vm_i64 bias = NCL_VM_I1(INT64_C(1023) << 52);
+    return NCL_VM_MUL(NCL_VM_MUL(p, NCL_VM_FROMBITS(NCL_VM_IADD(b1, bias))), NCL_VM_FROMBITS(NCL_VM_IADD(b2, bias)));
+#endif
+}
+
+/* ---- log, float64 ----------------------------------------------------------
+   x = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1 exact, s = f / (2 + f)
+   in [-0.172, 0.172]; log(1 + f) = 2 atanh(s) = f - f^2/2 + s (f^2/2 + z P(z)),
+   z = s^2 (f - f^2/2 + s f^2/2 is 2s). With ln2 = L1 + L2 (e L1 exact),
+   log x = e L1 + f - f^2/2 + (s (f^2/2 + z P) + e L2), where f^2/2, f -
+   f^2/2 and e L1 + (f - f^2/2) are carried with their rounding errors
+   (FMA, Fast2Sum), so that only the last addition rounds at the result's
+   scale: within about 0.52 ulp. Zero, negative, inf and NaN inputs are blended
+   in at the end. */
+static ncl_sv_f64 ncl_vm_log_f64(ncl_sv_f64 x)
+{
+    const ncl_sv_f64 one = NCL_VM_D1(1.0);
+#if defined(__AVX512F__)
+    /* getmant/getexp read subnormal inputs at their true value; m in
+       [1, 2) moved to [sqrt(1/2), sqrt(2)) */
+    const ncl_sv_f64 m0 = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src);
+    const __mmask8 big = _mm512_cmp_pd_mask(m0, NCL_VM_D1(0x1.6a09e667f3bcdp+0), _CMP_GT_OQ);
+    const ncl_sv_f64 m = _mm512_mask_mul_pd(m0, big, m0, NCL_VM_D1(0.5));
+    const ncl_sv_f64 e = _mm512_mask_add_pd(_mm512_getexp_pd(x), big, _mm512_getexp_pd(x), one);
+#else
+    /* subnormal inputs scaled by 2^52 first; then e is the exponent of
+       x / c, c = sqrt(1/2) rounded, read from the high 32 bits of (x's
+       bits - c's bits); m = x 2^-e in [c, 2c) */
+    const ncl_sv_f64 sub = _mm256_cmp_pd(x, NCL_VM_D1(0x1p-1022), _CMP_LT_OQ);
+    const ncl_sv_f64 xs = _mm256_blendv_pd(x, NCL_VM_MUL(x, NCL_VM_D1(0x1p52)), sub);
+    const ncl_vm_i64 u = _mm256_sub_epi64(NCL_VM_BITS(xs), NCL_VM_I1(INT64_C(0x3fe6a09e667f3bcd)));
+    const __m256i uh = _mm256_permutevar8x32_epi32(u, _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6));
+    const ncl_sv_f64 e0 = _mm256_cvtepi32_pd(_mm_srai_epi32(_mm256_castsi256_si128(uh), 20));
+    const ncl_sv_f64 e = NCL_VM_SUB(e0, _mm256_and_pd(sub, NCL_VM_D1(52.0)));
+    const ncl_sv_f64 m = NCL_VM_FROMBITS(
+        _mm256_sub_epi64(NCL_VM_BITS(xs), NCL_VM_IAND(u, NCL_VM_I1((int64_t)UINT64_C(0xfff0000000000000)))));
+#endif
+    const ncl_sv_f64 f = NCL_VM_SUB(m, one);
+    const ncl_sv_f64 s = NCL_VM_DIV(f, NCL_VM_ADD(NCL_VM_D1(2.0), f));
+    const ncl_sv_f64 z = NCL_VM_MUL(s, s);
+    ncl_sv_f64 p = NCL_VM_FMA(NCL_VM_D1(NCL_VM_LOG_P_C7), z, NCL_VM_D1(NCL_VM_LOG_P_C6));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C5));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C4));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C3));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C2));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C1));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_LOG_P_C0));
+    /* h + hl = f^2/2 exactly */
+    const ncl_sv_f64 hf = NCL_VM_MUL(f, NCL_VM_D1(0.5));
+    const ncl_sv_f64 h = NCL_VM_MUL(hf, f);
+    const ncl_sv_f64 hl = NCL_VM_FMS(hf, f, h);
+    const ncl_sv_f64 t = NCL_VM_FMA(s, NCL_VM_FMA(z, p, h), NCL_VM_MUL(e, NCL_VM_D1(0x1.ef35793c7673p-45)));
+    /* d + dl = f - h (Fast2Sum: h <= f/4), then a + d with a = e L1 exact
+       (Fast2Sum: |a| >= ln2 > |d|, or a = 0) */
+    const ncl_sv_f64 d = NCL_VM_SUB(f, h);
+    const ncl_sv_f64 dl = NCL_VM_SUB(NCL_VM_SUB(f, d), h);
+    const ncl_sv_f64 a = NCL_VM_MUL(e, NCL_VM_D1(0x1.62e42fefa3800p-1));
+    const ncl_sv_f64 hi = NCL_VM_ADD(a, d);
+    const ncl_sv_f64 lo = NCL_VM_ADD(NCL_VM_SUB(a, hi), d);
+    ncl_sv_f64 y = NCL_VM_ADD(hi, NCL_VM_ADD(lo, NCL_VM_ADD(dl, NCL_VM_SUB(t, hl))));
+    /* the inputs outside (0, inf): -x NaN, +-0 -inf, +inf and NaN themselves */
+    y = NCL_VM_DSEL(_CMP_LT_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(NAN));
+    y = NCL_VM_DSEL(_CMP_EQ_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(-INFINITY));
+    y = NCL_VM_DSEL(_CMP_NLT_UQ, x, NCL_VM_D1(INFINITY), y, NCL_VM_ADD(x, x));
+    return y;
+}
+
+/* ---- sin, cos, float32 -----------------------------------------------------
+   In double: n = rint(x 2/pi), r = x - n pi/2 with pi/2 in two doubles and
+   FMA (|r| <= pi/4, exact enough for the |x| < 2^18 handled here), then
+   sin r or cos r by the quadrant n mod 4. */
+/* sin(x + odd pi/2), odd 0 or 1 (cos) */
+NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_d(ncl_sv_f64 x, int64_t odd)
+{
+    /* n = rint(x 2/pi) in the low bits of t's mantissa */
+    const ncl_sv_f64 t = NCL_VM_FMA(x, NCL_VM_D1(0x1.45f306dc9c883p-1), NCL_VM_D1(0x1.8p52));
+    const ncl_sv_f64 n = NCL_VM_SUB(t, NCL_VM_D1(0x1.8p52));
+    ncl_sv_f64 r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+0), x);
+    r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.1a62633145c07p-54), r);
+    const ncl_sv_f64 z = NCL_VM_MUL(r, r);
+    ncl_sv_f64 s = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SINF_S_C3), z, NCL_VM_D1(NCL_VM_SINF_S_C2));
+    s = NCL_VM_FMA(s, z, NCL_VM_D1(NCL_VM_SINF_S_C1));
+    s = NCL_VM_FMA(s, z, NCL_VM_D1(NCL_VM_SINF_S_C0));
+    /* r (1 + z S): keeps the sign of a zero r */
+    s = NCL_VM_MUL(r, NCL_VM_FMA(s, z, NCL_VM_D1(1.0)));
+    ncl_sv_f64 c = NCL_VM_FMA(NCL_VM_D1(NCL_VM_COSF_C_C3), z, NCL_VM_D1(NCL_VM_COSF_C_C2));
+    c = NCL_VM_FMA(c, z, NCL_VM_D1(NCL_VM_COSF_C_C1));
+    c = NCL_VM_FMA(c, z, NCL_VM_D1(NCL_VM_COSF_C_C0));
+    c = NCL_VM_FMA(NCL_VM_MUL(z, z), c, NCL_VM_FNMA(z, NCL_VM_D1(0.5), NCL_VM_D1(1.0)));
+    /* quadrant q = n + odd: odd q takes cos, q & 2 flips the sign */
+    const ncl_vm_i64 q = NCL_VM_IADD(NCL_VM_BITS(t), NCL_VM_I1(odd));
+    const ncl_sv_f64 y = NCL_VM_SEL_ODD(s, c, q);
+    return NCL_VM_FROMBITS(NCL_VM_IXOR(NCL_VM_BITS(y), NCL_VM_ISHL(NCL_VM_IAND(q, NCL_VM_I1(2)), 62)));
+}
+static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x)
+{
+    ncl_sv_f64 lo, hi;
+    NCL_VM_SPLIT(x, lo, hi);
+    return NCL_VM_JOIN(ncl_vm_sincos_d(lo, 0), ncl_vm_sincos_d(hi, 0));
+}
+static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x)
+{
+    ncl_sv_f64 lo, hi;
+    NCL_VM_SPLIT(x, lo, hi);
+    return NCL_VM_JOIN(ncl_vm_sincos_d(lo, 1), ncl_vm_sincos_d(hi, 1));
+}
+
+/* ---- sin, cos, float64 -----------------------------------------------------
+   n = rint(x 2/pi), r = x - n pi/2 with pi/2 = P1 + P2 + P3: a = x - n P1
+   is exact (|a| < 1 and its bits start at 2^-52), n P2 is split exactly
+   with FMA, and a - n P2 - n P3 is carried as rh + rl (2Sum). Then
+   sin r = rh + (rl (1 - rh^2/2) + rh^3 S), cos r = w + ((1 - w) - h + ...)
+   with h = rh^2/2 carried exactly and w = 1 - h, each rounded once at the
+   end: within about 0.55 ulp. |x| from 2^20 on, inf and NaN are in the
+   desc's scalar range. */
+NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_f64(ncl_sv_f64 x, int64_t odd)
+{
+    const ncl_sv_f64 t = NCL_VM_FMA(x, NCL_VM_D1(0x1.45f306dc9c883p-1), NCL_VM_D1(0x1.8p52));
+    const ncl_sv_f64 n = NCL_VM_SUB(t, NCL_VM_D1(0x1.8p52));
+    const ncl_sv_f64 a = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+0), x);
+    const ncl_sv_f64 bh = NCL_VM_MUL(n, NCL_VM_D1(0x1.1a62633145c07p-54));
+    const ncl_sv_f64 bl = NCL_VM_FMS(n, NCL_VM_D1(0x1.1a62633145c07p-54), bh);
+    const ncl_sv_f64 rh = NCL_VM_SUB(a, bh);
+    const ncl_sv_f64 bb = NCL_VM_SUB(rh, a);
+    const ncl_sv_f64 err = NCL_VM_SUB(NCL_VM_SUB(a, NCL_VM_SUB(rh, bb)), NCL_VM_ADD(bh, bb));
+    const ncl_sv_f64 rl = NCL_VM_FNMA(n, NCL_VM_D1(-0x1.f1976b7ed8fbcp-110), NCL_VM_SUB(err, bl));
+    const ncl_sv_f64 z = NCL_VM_MUL(rh, rh);
+    const ncl_sv_f64 h = NCL_VM_MUL(z, NCL_VM_D1(0.5));
+    ncl_sv_f64 ps = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SIN_S_C6), z, NCL_VM_D1(NCL_VM_SIN_S_C5));
+    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C4));
+    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C3));
+    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C2));
+    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C1));
+    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C0));
+    const ncl_sv_f64 s = NCL_VM_ADD(rh, NCL_VM_FMA(NCL_VM_MUL(rh, z), ps, NCL_VM_FNMA(h, rl, rl)));
+    ncl_sv_f64 pc = NCL_VM_FMA(NCL_VM_D1(NCL_VM_COS_C_C6), z, NCL_VM_D1(NCL_VM_COS_C_C5));
+    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C4));
+    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C3));
+    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C2));
+    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C1));
+    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C0));
+    /* rh^2/2 = h + hl exactly; w = 1 - h, its error exact (Fast2Sum) */
+    const ncl_sv_f64 hl = NCL_VM_MUL(NCL_VM_FMS(rh, rh, z), NCL_VM_D1(0.5));
+    const ncl_sv_f64 one = NCL_VM_D1(1.0);
+    const ncl_sv_f64 w = NCL_VM_SUB(one, h);
+    const ncl_sv_f64 wl = NCL_VM_SUB(NCL_VM_SUB(NCL_VM_SUB(one, w), h), NCL_VM_FMA(rh, rl, hl));
+    const ncl_sv_f64 c = NCL_VM_ADD(w, NCL_VM_FMA(NCL_VM_MUL(z, z), pc, wl));
+    const ncl_vm_i64 q = NCL_VM_IADD(NCL_VM_BITS(t), NCL_VM_I1(odd));
+    ncl_sv_f64 y = NCL_VM_SEL_ODD(s, c, q);
+    y = NCL_VM_FROMBITS(NCL_VM_IXOR(NCL_VM_BITS(y), NCL_VM_ISHL(NCL_VM_IAND(q, NCL_VM_I1(2)), 62)));
+    /* sin(-0) is -0, which rh + (...) loses */
+    if (!odd) y = NCL_VM_DSEL(_CMP_EQ_OQ, x, NCL_VM_D1(0.0), y, x);
+    return y;
+}
+static ncl_sv_f64 ncl_vm_sin_f64(ncl_sv_f64 x) { return ncl_vm_sincos_f64(x, 0); }
+static ncl_sv_f64 ncl_vm_cos_f64(ncl_sv_f64 x) { return ncl_vm_sincos_f64(x, 1); }
+
+/* |x| from 2^18 on, inf and NaN: the scalar functions (unary_ops.h) */
+#  define NCL_VM_TRIG_FIX_f32 UINT32_C(0x48800000), UINT32_C(0x7fffffff)
+/* |x| from 2^20 on, inf and NaN: the scalar functions */
+#  define NCL_VM_TRIG_FIX_f64 UINT64_C(0x4130000000000000), UINT64_C(0x7fffffffffffffff)
+#  define NCL_VM_EXP_FIX_f64 NCL_SV_NONE_
+/* Each function's (HIGH, FAST) pair for unary_sleef.h's table; 0 keeps
+   SLEEF's function of that tier, where it is the faster of the two
+   (measured: float32 exp and log in double cost more than SLEEF's float
+   versions, and SLEEF's 3.5-ulp float32 sin/cos and float64 log beat ours) */
+#  define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64
+#  define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0
+#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_f64
+#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_f64
+#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, 0
+#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, 0
+#else
+#  define NCL_VM_TRIG_FIX_f32 1, 0
+#  define NCL_VM_TRIG_FIX_f64 1, 0
+#  define NCL_VM_EXP_FIX_f64 NCL_SV_EXP_FIX_f64
+#  define NCL_VM_OWN_exp_f64 0, 0
+#  define NCL_VM_OWN_log_f64 0, 0
+#  define NCL_VM_OWN_sin_f64 0, 0
+#  define NCL_VM_OWN_cos_f64 0, 0
+#  define NCL_VM_OWN_sin_f32 0, 0
+#  define NCL_VM_OWN_cos_f32 0, 0
+#endif /* NCL_VM_F32 */
+
+#endif /* NCL_UNARY_VECMATH_H */

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Polynomial coefficients of the hand-written vector functions of
+unary_vecmath.h, fitted with mpmath's Chebyshev fit (near-minimax) in
+50-digit arithmetic and printed as C hex-float literals.
+
+Run: python3 kernels/unary/vecmath_coeffs.py
+Each fit prints its degree, interval and the maximum error of the fit
+(relative to the function where that is what the kernel needs); the
+literals are pasted into unary_vecmath.h by hand.
+"""
+import mpmath as mp
+
+mp.mp.dps = 50
+
+
+def hexf(c):
+    return float(c).hex()
+
+
+def fit(name, f, lo, hi, deg, rel=None):
+    poly, err = mp.chebyfit(f, [lo, hi], deg + 1, error=True)
+    coeffs = list(reversed(poly))  # lowest degree first
+    # measured error of the rounded double coefficients, on a dense grid
+    worst = mp.mpf(0)
+    for i in range(2001):
+        x = lo + (hi - lo) * i / 2000
+        p = mp.mpf(0)
+        for c in reversed(coeffs):
+            p = p * x + mp.mpf(float(c))
+        ref = f(x)
+        e = abs(p - ref)
+        if rel is not None:
+            e = e / abs(rel(x))
+        worst = max(worst, e)
+    print('/* %s: degree %d on [%s, %s], max error %.3g */' % (name, deg, mp.nstr(lo, 8), mp.nstr(hi, 8), float(worst)))
+    for k, c in enumerate(coeffs):
+        print('#define %s_C%d %s' % (name, k, hexf(c)))
+    print()
+
+
+h = mp.log(2) / 2
+
+# float32 sin/cos of r, |r| <= pi/4: sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2)
+z1 = (mp.pi / 4) ** 2
+def sin_s(z):
+    if z == 0:
+        return mp.mpf(-1) / 6
+    s = mp.sqrt(z)
+    return (mp.sin(s) - s) / (z * s)
+def cos_c(z):
+    if z == 0:
+        return mp.mpf(1) / 24
+    return (mp.cos(mp.sqrt(z)) - 1 + z / 2) / (z * z)
+fit('NCL_VM_SINF_S', sin_s, mp.mpf(0), z1, 3)
+fit('NCL_VM_COSF_C', cos_c, mp.mpf(0), z1, 3)
+
+# float64 exp: e^r = 1 + (r + r^2 Q(r)), |r| <= ln2/2 (plus the rounding of
+# r itself), Q(r) = (e^r - 1 - r) / r^2; the error of Q is scaled by r^2 <= 0.121
+def exp_q(r):
+    if r == 0:
+        return mp.mpf(1) / 2
+    return (mp.expm1(r) - r) / (r * r)
+hq = h * mp.mpf('1.0001')
+fit('NCL_VM_EXP_Q', exp_q, -hq, hq, 10)
+
+# float64 log: m in [0.75, 1.5), f = m - 1, s = f / (2 + f) in [-1/7, 1/5];
+# log(1+f) = f - f^2/2 + s (f^2/2 + z P(z)), z = s^2,
+# z P(z) = (2 atanh(s) - 2 s) / s (the identity f - f^2/2 + s f^2/2 = 2s);
+# the error of P is scaled by |s|^3 <= 0.008
+def log_p(z):
+    if z == 0:
+        return mp.mpf(2) / 3
+    t = mp.sqrt(z)
+    return (2 * mp.atanh(t) - 2 * t) / (t * z)
+fit('NCL_VM_LOG_P', log_p, mp.mpf(0), mp.mpf(0.2) ** 2 * mp.mpf('1.0001'), 7)
+
+# float64 sin/cos of r, |r| <= pi/4 (plus the reduction's slack), with the
+# same S and C as float32 at double precision: the error of S is scaled by
+# r^2 <= 0.62, that of C by r^4 <= 0.38
+z2 = (mp.pi / 4) ** 2 * mp.mpf('1.0001')
+fit('NCL_VM_SIN_S', sin_s, mp.mpf(0), z2, 6)
+fit('NCL_VM_COS_C', cos_c, mp.mpf(0), z2, 6)
