@@ -26,11 +26,13 @@
 #  define NCL_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #  define NCL_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #  define NCL_INLINE static inline __attribute__((always_inline))
+#  define NCL_NOINLINE __attribute__((noinline))
 #else
 #  define NCL_LIKELY(x) (x)
 #  define NCL_UNLIKELY(x) (x)
 #  define NCL_PRINTF(f, a)
 #  define NCL_INLINE static inline
+#  define NCL_NOINLINE
 #endif
 
 /* Alignment every data block NCLib allocates has, and that a handler must

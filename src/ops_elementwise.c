@@ -68,18 +68,22 @@ NCL_INLINE int params_plain(const NclParams *params)
    have; otherwise the call is checked, resolved and planned in full, which
    writes every message. */
 NCL_INLINE int try_fast(NclSubsystem sub, int op, int nin, const NclArray *const *in,
-                        NclArray *out, const ncl_resolved *r, NclStatus *st)
+                        NclArray *out, const ncl_resolved *rp, NclStatus *st)
 {
-    if (r->loop == NCL_NO_LOOP) return 0;
+    const ncl_resolved r = *rp;
+    if (r.loop == NCL_NO_LOOP) return 0;
+    /* Integer powers check their exponents first: planned. */
+    if (sub == NCL_SUBSYSTEM_BINARY && op == NCL_POWER && ncl_dtype_kind[r.loop] == 'i')
+        return 0;
     NclDType loop[3];
     if (sub == NCL_SUBSYSTEM_COMPARE) {
         loop[0] = in[0]->dtype;
         loop[1] = in[1]->dtype;
     } else {
-        loop[0] = loop[1] = (NclDType)r->loop;
+        loop[0] = loop[1] = (NclDType)r.loop;
     }
-    loop[nin] = (NclDType)r->out;
-    return ncl_ew_try_contig(sub, op, nin, in, out, loop, r->chain, st);
+    loop[nin] = (NclDType)r.out;
+    return ncl_ew_try_contig(sub, op, nin, in, out, loop, r.chain, st);
 }
 
 static void init_call(ncl_ew_call *c, NclSubsystem sub, int op, int nin, const NclArray *a,
@@ -109,6 +113,17 @@ static NclStatus run_resolved(NclSubsystem sub, int op, int nin, const NclArray 
     if (st) return st;
     c.out_dtype = c.loop[nin];
     return ncl_ew_run(&c);
+}
+
+/* The general path of a Unary, IsUnary or Compare call: every check, with
+   its message. Kept out of line so that the fast path's frame stays small. */
+static NCL_NOINLINE NclStatus planned(NclSubsystem sub, int op, int nin, const NclArray *a,
+                                      const NclArray *b, NclArray **out,
+                                      const NclParams *params)
+{
+    NclParams p;
+    NclStatus st = check_call(sub, op, nin, a, b, out, params, &p);
+    return st ? st : run_resolved(sub, op, nin, a, b, out, &p);
 }
 
 /* ---- Binary ------------------------------------------------------------------ */
@@ -161,22 +176,14 @@ static int any_negative_as(const NclArray *a, NclDType loop)
     return 0;
 }
 
-NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
-                             NclArray **out, const NclParams *params)
+/* The general path of a binary call: every check, with its message. Kept
+   out of line so that the fast path's frame stays small. */
+static NCL_NOINLINE NclStatus binary_planned(NclBinaryOp op, const NclArray *a,
+                                             const NclArray *b, NclArray **out,
+                                             const NclParams *params)
 {
-    (void)self;
-    NclStatus st;
-    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS && a && b && out && *out &&
-                   params_plain(params))) {
-        const ncl_resolved *r = ncl_resolved_binary(op, a->dtype, b->dtype);
-        const NclArray *in[2] = {a, b};
-        /* Integer powers check their exponents first: planned. */
-        if (!(op == NCL_POWER && r->loop != NCL_NO_LOOP && ncl_dtype_kind[r->loop] == 'i') &&
-            try_fast(NCL_SUBSYSTEM_BINARY, op, 2, in, *out, r, &st))
-            return st;
-    }
     NclParams p;
-    st = check_call(NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, params, &p);
+    NclStatus st = check_call(NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, params, &p);
     if (st) return st;
     ncl_ew_call c;
     init_call(&c, NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, &p);
@@ -196,6 +203,21 @@ NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, c
     return ncl_ew_run(&c);
 }
 
+NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *params)
+{
+    (void)self;
+    if (NCL_LIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS && a && b && out && *out &&
+                   params_plain(params))) {
+        const NclArray *in[2] = {a, b};
+        NclStatus st;
+        if (try_fast(NCL_SUBSYSTEM_BINARY, op, 2, in, *out,
+                     ncl_resolved_binary(op, a->dtype, b->dtype), &st))
+            return st;
+    }
+    return binary_planned(op, a, b, out, params);
+}
+
 /* ---- Unary, IsUnary, Compare ---------------------------------------------------- */
 
 NclStatus ncl_default_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
@@ -207,9 +229,7 @@ NclStatus ncl_default_unary(NclHook *self, NclUnaryOp op, const NclArray *a, Ncl
                    params_plain(params)) &&
         try_fast(NCL_SUBSYSTEM_UNARY, op, 1, &a, *out, ncl_resolved_unary(op, a->dtype), &st))
         return st;
-    NclParams p;
-    st = check_call(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, params, &p);
-    return st ? st : run_resolved(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, &p);
+    return planned(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, params);
 }
 
 NclStatus ncl_default_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a,
@@ -222,9 +242,7 @@ NclStatus ncl_default_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a,
         try_fast(NCL_SUBSYSTEM_ISUNARY, op, 1, &a, *out, ncl_resolved_isunary(op, a->dtype),
                  &st))
         return st;
-    NclParams p;
-    st = check_call(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, params, &p);
-    return st ? st : run_resolved(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, &p);
+    return planned(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, params);
 }
 
 NclStatus ncl_default_compare(NclHook *self, NclCompareOp op, const NclArray *a,
@@ -239,9 +257,7 @@ NclStatus ncl_default_compare(NclHook *self, NclCompareOp op, const NclArray *a,
                      ncl_resolved_compare(op, a->dtype, b->dtype), &st))
             return st;
     }
-    NclParams p;
-    st = check_call(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, params, &p);
-    return st ? st : run_resolved(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, &p);
+    return planned(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, params);
 }
 
 /* ---- Ternary -------------------------------------------------------------------- */
