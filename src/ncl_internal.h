@@ -216,34 +216,52 @@ NclHook *ncl_chain_first(NclSubsystem s);
 /* ---- floating-point flags (fpe.c) ----------------------------------------- */
 
 /* Hardware FP status around kernel execution: save the caller's flags and
-   clear; then collect what was raised (as NCL_FPE_* bits) and restore.
-   On x86-64 the status is MXCSR (all float math here is SSE): the common
-   call, entered and left with no flag set, costs one stmxcsr each way and
-   never writes it, so both halves are inline. */
+   clear those a call reports; then collect what was raised (as NCL_FPE_*
+   bits) and put the caller's flags back. ncl_fpe_peek reads the status
+   without changing it, so that a caller can take the (slow) read early,
+   where it overlaps other work, and begin from it later with
+   ncl_fpe_begin_at, as long as no float arithmetic runs in between.
+
+   On x86-64 the status is MXCSR (all float math here is SSE). Only the
+   reported flags (invalid, divide, overflow, underflow) are cleared at the
+   start: inexact and denormal-operand are never reported, so a caller's
+   inexact flag (set by almost any float code) stays where it is, and a call
+   that changes no flag reads MXCSR twice and never writes it. */
 typedef struct ncl_fpe_saved { unsigned int bits; } ncl_fpe_saved;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #  define NCL_FPE_MXCSR 1
-/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20. */
+/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20;
+   the reported ones are IE, ZE, OE and UE. */
 #  define NCL_MXCSR_FLAGS 0x3Fu
+#  define NCL_MXCSR_REPORTED 0x1Du
 /* What was raised since the begin, as NCL_FPE_* bits, and the caller's
    flags put back (fpe.c). */
 int ncl_fpe_end_slow(const ncl_fpe_saved *saved, unsigned int csr);
-NCL_INLINE void ncl_fpe_begin(ncl_fpe_saved *saved)
+NCL_INLINE unsigned int ncl_fpe_peek(void) { return __builtin_ia32_stmxcsr(); }
+NCL_INLINE void ncl_fpe_begin_at(ncl_fpe_saved *saved, unsigned int csr)
 {
-    const unsigned int csr = __builtin_ia32_stmxcsr();
     saved->bits = csr & NCL_MXCSR_FLAGS;
-    if (NCL_UNLIKELY(saved->bits != 0)) __builtin_ia32_ldmxcsr(csr & ~NCL_MXCSR_FLAGS);
+    if (NCL_UNLIKELY(csr & NCL_MXCSR_REPORTED)) __builtin_ia32_ldmxcsr(csr & ~NCL_MXCSR_REPORTED);
 }
+NCL_INLINE void ncl_fpe_begin(ncl_fpe_saved *saved) { ncl_fpe_begin_at(saved, ncl_fpe_peek()); }
 NCL_INLINE int ncl_fpe_end(const ncl_fpe_saved *saved)
 {
     const unsigned int csr = __builtin_ia32_stmxcsr();
-    if (NCL_LIKELY((csr & NCL_MXCSR_FLAGS) == 0 && saved->bits == 0)) return 0;
+    if (NCL_LIKELY((csr & NCL_MXCSR_FLAGS) == saved->bits && !(saved->bits & NCL_MXCSR_REPORTED)))
+        return 0;
     return ncl_fpe_end_slow(saved, csr);
 }
 #else
 #  define NCL_FPE_MXCSR 0
 void ncl_fpe_begin(ncl_fpe_saved *saved);
 int ncl_fpe_end(const ncl_fpe_saved *saved);
+/* <fenv.h> has no cheap read to take early: the begin does the work. */
+NCL_INLINE unsigned int ncl_fpe_peek(void) { return 0; }
+NCL_INLINE void ncl_fpe_begin_at(ncl_fpe_saved *saved, unsigned int csr)
+{
+    (void)csr;
+    ncl_fpe_begin(saved);
+}
 #endif
 /* Applies this thread's modes to flags raised by a finished top-level call:
    CALL -> the callback, once per category; RAISE -> NCL_ERR_FLOATING_POINT

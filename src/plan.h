@@ -131,6 +131,11 @@ NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArr
                                  NclArray *out, const NclDType *loop, ncl_kchain *chain,
                                  NclStatus *st)
 {
+    /* The hardware status is read first: the read waits for earlier float
+       work to finish, which the checks below then overlap. */
+    int floats = ncl_dtype_kind[loop[nin]] == 'f';
+    for (int i = 0; i < nin; i++) floats |= ncl_dtype_kind[loop[i]] == 'f';
+    const unsigned int csr = floats ? ncl_fpe_peek() : 0;
     const uint32_t need = NCL_ARRAY_C_CONTIGUOUS | NCL_ARRAY_WRITEABLE;
     const int64_t n = out->size;
     if ((out->flags & need) != need || out->kind == NCL_MEM_DEVICE || out->dtype != loop[nin] ||
@@ -140,7 +145,6 @@ NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArr
     int64_t steps[NCL_MAX_OPERANDS];
     const int64_t osz = (int64_t)out->itemsize;
     const char *olo = out->data, *ohi = olo + n * osz;
-    int floats = ncl_dtype_kind[loop[nin]] == 'f';
     int64_t bytes = osz;
     /* Written out per input rather than as a loop with early exits, which
        compilers leave rolled. */
@@ -148,7 +152,6 @@ NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArr
     if (nin > 1 && !ncl_ew_contig_input(in[1], out, loop[1], n, olo, ohi)) return 0;
     if (nin > 2 && !ncl_ew_contig_input(in[2], out, loop[2], n, olo, ohi)) return 0;
     for (int i = 0; i < nin; i++) {
-        floats |= ncl_dtype_kind[loop[i]] == 'f';
         args[i] = in[i]->data;
         steps[i] = (int64_t)in[i]->itemsize;
         bytes += steps[i];
@@ -169,7 +172,7 @@ NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArr
     int fpe = 0;
     const NclKernelCtx ctx = {sub, op, nin, 1, loop, 0, 0, &fpe, NULL, t->accuracy};
     ncl_fpe_saved saved;
-    if (floats) ncl_fpe_begin(&saved);
+    if (floats) ncl_fpe_begin_at(&saved, csr);
     NclStatus s = k->fn(k, &ctx, args, n, steps);
     if (floats) fpe |= ncl_fpe_end(&saved);
     t->fpe_flags |= fpe;
