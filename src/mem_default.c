@@ -41,8 +41,11 @@
 #define HUGE_PAGE ((size_t)2 << 20)
 #define MAGIC 0x6e636c64u                   /* "ncld" */
 #define LARGE_SLOTS 4
-#define LARGE_MAX_BLOCK ((size_t)64 << 20)
-#define LARGE_MAX_BYTES ((size_t)128 << 20)
+/* Up to 256 MiB: a 1.6e7-element float64 result (128 MB) is reused by the
+   next call of its size. What is kept was mapped at the process's peak
+   already, so the cache delays a release but never raises the peak. */
+#define LARGE_MAX_BLOCK ((size_t)256 << 20)
+#define LARGE_MAX_BYTES ((size_t)256 << 20)
 
 enum { ORIGIN_CLASS = 1, ORIGIN_MMAP = 2 };
 
