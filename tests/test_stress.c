@@ -31,6 +31,12 @@
 
 #define NCALLERS 3
 #define CALLER_ROUNDS 4000  /* each round calls every subsystem once */
+/* Callers go on past CALLER_ROUNDS (up to this many) until the mutator has
+   done enough of each kind of change: on an idle machine the callers would
+   otherwise finish while the mutator still waits for its first grace
+   periods. */
+#define CALLER_ROUNDS_MAX (50 * CALLER_ROUNDS)
+#define MUTATOR_ENOUGH_ROUNDS 300
 #define NODES_PER_CHAIN 4
 #define NKCHAINS 4
 #define NODES_PER_KCHAIN 2
@@ -98,6 +104,7 @@ static atomic_long entered_poisoned;   /* calls that reached a poisoned node: mu
 static atomic_long reclaims, deferred_asked;
 static atomic_long l1_runs, l2_runs;
 static atomic_int stop_mutator;
+static atomic_int mutator_enough; /* the mutator has done enough: callers may stop */
 
 #define POISON_BYTE 0xA5
 
@@ -376,7 +383,9 @@ static void *caller(void *arg)
         return NULL;
     }
     char info[1 << 14];
-    for (long round = 0; round < CALLER_ROUNDS; round++) {
+    for (long round = 0;
+         round < CALLER_ROUNDS || (!atomic_load(&mutator_enough) && round < CALLER_ROUNDS_MAX);
+         round++) {
         /* Binary, in place: x += 1 (a lost or doubled call shows). */
         CALL(st, token, "add", NclBinary(NCL_ADD, ax, aone, &ax, NULL),
              x[0] == (double)(round + 1) && x[VEC - 1] == (double)(round + 1));
@@ -645,6 +654,9 @@ static void *mutator(void *arg)
             mutate_l2(m, &seed);
         }
         m->rounds++;
+        if (m->rounds >= MUTATOR_ENOUGH_ROUNDS && m->inserts > 0 && m->removes > 0 &&
+            m->deferred > 0 && m->kinserts > 0)
+            atomic_store(&mutator_enough, 1);
         if (m->rounds % 64 == 0) sleep_us(50);  /* let the callers run on a small machine */
     }
     /* Leave nothing behind: a final reset, then wait for the reclaims. */
