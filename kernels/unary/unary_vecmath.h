@@ -8,10 +8,9 @@
  * where SLEEF's 3.5-ulp function is not quicker). Each reduction keeps the
  * reduced argument exact or carries its rounding error, and the one
  * rounding that counts is the last addition (see each function).
- * float32: sin, cos, widened to two double vectors and evaluated in double
- * with polynomials accurate to 3e-11; the one rounding back to float32
- * gives results within 0.56 ulp. (exp and log done the same way measured
- * slower than SLEEF's float32 functions, which stay.)
+ * float32: SLEEF's functions (sin and cos evaluated here in double, two
+ * vectors of doubles per float vector, measured slower than SLEEF's u10
+ * float functions: 2.30 against 1.79 NumPy's time).
  *
  * The polynomials come from kernels/unary/vecmath_coeffs.py (Chebyshev fits
  * in 50-digit arithmetic), their literals pasted below. The scalar ranges
@@ -33,16 +32,6 @@
 #if NCL_VM_F32
 
 /* Coefficients: the output of vecmath_coeffs.py. */
-/* NCL_VM_SINF_S: degree 3 on [0.0, 0.61685028], max error 2.81e-11 */
-#define NCL_VM_SINF_S_C0 -0x1.555555545e0acp-3
-#define NCL_VM_SINF_S_C1 0x1.11110def2e1c9p-7
-#define NCL_VM_SINF_S_C2 -0x1.a013a793b98cep-13
-#define NCL_VM_SINF_S_C3 0x1.6dbe0838a06e9p-19
-/* NCL_VM_COSF_C: degree 3 on [0.0, 0.61685028], max error 2.35e-12 */
-#define NCL_VM_COSF_C_C0 0x1.5555555502cf4p-5
-#define NCL_VM_COSF_C_C1 -0x1.6c16bf54e7232p-10
-#define NCL_VM_COSF_C_C2 0x1.a015c47d920acp-16
-#define NCL_VM_COSF_C_C3 -0x1.25244e23e6e3ap-22
 /* NCL_VM_EXP_Q: degree 10 on [-0.34660825, 0.34660825], max error 2.6e-18 */
 #define NCL_VM_EXP_Q_C0 0x1.0000000000000p-1
 #define NCL_VM_EXP_Q_C1 0x1.5555555555557p-3
@@ -105,15 +94,6 @@ typedef __m512i ncl_vm_i64;
 #  define NCL_VM_ISHL(a, n) _mm512_slli_epi64((a), (n))
 /* lanes of a whose bit 0 of b is set take c, the others a */
 #  define NCL_VM_SEL_ODD(a, c, b) _mm512_mask_blend_pd(_mm512_test_epi64_mask((b), NCL_VM_I1(1)), (a), (c))
-/* float32 vector <-> two double vectors */
-#  define NCL_VM_SPLIT(x, lo, hi)                                                            \
-    do {                                                                                    \
-        (lo) = _mm512_cvtps_pd(_mm512_castps512_ps256(x));                                  \
-        (hi) = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1))); \
-    } while (0)
-#  define NCL_VM_JOIN(lo, hi)                                                               \
-    _mm512_castpd_ps(_mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(_mm512_cvtpd_ps(lo))), \
-                                        _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))
 #else
 typedef __m256i ncl_vm_i64;
 #  define NCL_VM_D1(c) _mm256_set1_pd(c)
@@ -137,12 +117,6 @@ typedef __m256i ncl_vm_i64;
 #  define NCL_VM_ISHL(a, n) _mm256_slli_epi64((a), (n))
 #  define NCL_VM_SEL_ODD(a, c, b) \
     _mm256_blendv_pd((a), (c), _mm256_castsi256_pd(_mm256_slli_epi64((b), 63)))
-#  define NCL_VM_SPLIT(x, lo, hi)                            \
-    do {                                                    \
-        (lo) = _mm256_cvtps_pd(_mm256_castps256_ps128(x));  \
-        (hi) = _mm256_cvtps_pd(_mm256_extractf128_ps((x), 1)); \
-    } while (0)
-#  define NCL_VM_JOIN(lo, hi) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1)
 #endif
 
 /* ---- exp, float64 ----------------------------------------------------------
@@ -251,46 +225,6 @@ static ncl_sv_f64 ncl_vm_log_f64(ncl_sv_f64 x)
     return y;
 }
 
-/* ---- sin, cos, float32 -----------------------------------------------------
-   In double: n = rint(x 2/pi), r = x - n pi/2 with pi/2 in two doubles and
-   FMA (|r| <= pi/4, exact enough for the |x| < 2^18 handled here), then
-   sin r or cos r by the quadrant n mod 4. */
-/* sin(x + odd pi/2), odd 0 or 1 (cos) */
-NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_d(ncl_sv_f64 x, int64_t odd)
-{
-    /* n = rint(x 2/pi) in the low bits of t's mantissa */
-    const ncl_sv_f64 t = NCL_VM_FMA(x, NCL_VM_D1(0x1.45f306dc9c883p-1), NCL_VM_D1(0x1.8p52));
-    const ncl_sv_f64 n = NCL_VM_SUB(t, NCL_VM_D1(0x1.8p52));
-    ncl_sv_f64 r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+0), x);
-    r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.1a62633145c07p-54), r);
-    const ncl_sv_f64 z = NCL_VM_MUL(r, r);
-    ncl_sv_f64 s = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SINF_S_C3), z, NCL_VM_D1(NCL_VM_SINF_S_C2));
-    s = NCL_VM_FMA(s, z, NCL_VM_D1(NCL_VM_SINF_S_C1));
-    s = NCL_VM_FMA(s, z, NCL_VM_D1(NCL_VM_SINF_S_C0));
-    /* r (1 + z S): keeps the sign of a zero r */
-    s = NCL_VM_MUL(r, NCL_VM_FMA(s, z, NCL_VM_D1(1.0)));
-    ncl_sv_f64 c = NCL_VM_FMA(NCL_VM_D1(NCL_VM_COSF_C_C3), z, NCL_VM_D1(NCL_VM_COSF_C_C2));
-    c = NCL_VM_FMA(c, z, NCL_VM_D1(NCL_VM_COSF_C_C1));
-    c = NCL_VM_FMA(c, z, NCL_VM_D1(NCL_VM_COSF_C_C0));
-    c = NCL_VM_FMA(NCL_VM_MUL(z, z), c, NCL_VM_FNMA(z, NCL_VM_D1(0.5), NCL_VM_D1(1.0)));
-    /* quadrant q = n + odd: odd q takes cos, q & 2 flips the sign */
-    const ncl_vm_i64 q = NCL_VM_IADD(NCL_VM_BITS(t), NCL_VM_I1(odd));
-    const ncl_sv_f64 y = NCL_VM_SEL_ODD(s, c, q);
-    return NCL_VM_FROMBITS(NCL_VM_IXOR(NCL_VM_BITS(y), NCL_VM_ISHL(NCL_VM_IAND(q, NCL_VM_I1(2)), 62)));
-}
-static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x)
-{
-    ncl_sv_f64 lo, hi;
-    NCL_VM_SPLIT(x, lo, hi);
-    return NCL_VM_JOIN(ncl_vm_sincos_d(lo, 0), ncl_vm_sincos_d(hi, 0));
-}
-static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x)
-{
-    ncl_sv_f64 lo, hi;
-    NCL_VM_SPLIT(x, lo, hi);
-    return NCL_VM_JOIN(ncl_vm_sincos_d(lo, 1), ncl_vm_sincos_d(hi, 1));
-}
-
 /* ---- sin, cos, float64 -----------------------------------------------------
    n = rint(x 2/pi), r = x - n pi/2 with pi/2 = P1 + P2 + P3: a = x - n P1
    is exact (|a| < 1 and its bits start at 2^-52), n P2 is split exactly
@@ -348,14 +282,13 @@ static ncl_sv_f64 ncl_vm_cos_f64(ncl_sv_f64 x) { return ncl_vm_sincos_f64(x, 1);
 #  define NCL_VM_EXP_FIX_f64 NCL_SV_NONE_
 /* Each function's (HIGH, FAST) pair for unary_sleef.h's table; 0 keeps
    SLEEF's function of that tier, where it is the faster of the two
-   (measured: float32 exp and log in double cost more than SLEEF's float
-   versions, and SLEEF's 3.5-ulp float32 sin/cos and float64 log beat ours) */
+   (measured: SLEEF's 3.5-ulp float64 log beats ours) */
 #  define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64
 #  define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0
 #  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_f64
 #  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_f64
-#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, 0
-#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, 0
+#  define NCL_VM_OWN_sin_f32 0, 0
+#  define NCL_VM_OWN_cos_f32 0, 0
 #else
 #  define NCL_VM_TRIG_FIX_f32 1, 0
 #  define NCL_VM_TRIG_FIX_f64 1, 0

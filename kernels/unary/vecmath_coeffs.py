@@ -40,8 +40,7 @@ def fit(name, f, lo, hi, deg, rel=None):
 
 h = mp.log(2) / 2
 
-# float32 sin/cos of r, |r| <= pi/4: sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2)
-z1 = (mp.pi / 4) ** 2
+# sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2), |r| <= pi/4
 def sin_s(z):
     if z == 0:
         return mp.mpf(-1) / 6
@@ -51,8 +50,7 @@ def cos_c(z):
     if z == 0:
         return mp.mpf(1) / 24
     return (mp.cos(mp.sqrt(z)) - 1 + z / 2) / (z * z)
-fit('NCL_VM_SINF_S', sin_s, mp.mpf(0), z1, 3)
-fit('NCL_VM_COSF_C', cos_c, mp.mpf(0), z1, 3)
+
 
 # float64 exp: e^r = 1 + (r + r^2 Q(r)), |r| <= ln2/2 (plus the rounding of
 # r itself), Q(r) = (e^r - 1 - r) / r^2; the error of Q is scaled by r^2 <= 0.121
@@ -75,7 +73,7 @@ def log_p(z):
 fit('NCL_VM_LOG_P', log_p, mp.mpf(0), mp.mpf(0.2) ** 2 * mp.mpf('1.0001'), 7)
 
 # float64 sin/cos of r, |r| <= pi/4 (plus the reduction's slack), with the
-# same S and C as float32 at double precision: the error of S is scaled by
+# S and C of above: the error of S is scaled by
 # r^2 <= 0.62, that of C by r^4 <= 0.38
 z2 = (mp.pi / 4) ** 2 * mp.mpf('1.0001')
 fit('NCL_VM_SIN_S', sin_s, mp.mpf(0), z2, 6)
