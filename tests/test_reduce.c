@@ -15,6 +15,7 @@
  * +-1 and 2), whose sums and products are exact in every dtype, so the
  * reference needs no tolerance.
  */
+#include <float.h>
 #include "ncl_test.h"
 
 static const NclDType all_dtypes[] = {NCL_BOOL,   NCL_INT8,   NCL_INT16,  NCL_INT32,
@@ -1046,6 +1047,47 @@ START_TEST(t_layout_bitwise)
 }
 END_TEST
 
+/* Long contiguous float64 sums run four chunks at a time in the vector
+   variants; the sliced layout runs the chunk-by-chunk tree. Lengths around
+   one group (4 chunks), a batch of groups (64 chunks) and their leftovers,
+   with values that take the plain additions (beyond the compensation
+   limit, infinite) in some runs. */
+START_TEST(t_four_chunk_groups)
+{
+    static const int64_t lens[] = {4095, 4096, 4097, 5 * 1024 + 17, 8 * 1024, 12 * 1024 + 5,
+                                   64 * 1024, 64 * 1024 + 4096 + 3 * 1024 + 7, 100003};
+    uint64_t seed = 4;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (int kind = 0; kind < 4; kind++) {
+            const int64_t n = lens[li];
+            NclArray *src = ncl_test_new(NCL_FLOAT64, 1, &n);
+            fill_wide(src, &seed, 0);
+            if (kind == 1) /* neighbours cancel: exact zeros in the folds */
+                for (int64_t i = 1; i < n; i += 2)
+                    ncl_test_set_d(src, i, -ncl_test_get_d(src, i - 1));
+            if (kind == 2) /* beyond DBL_MAX / 64 in one chunk of each group */
+                for (int64_t i = 1024; i < n; i += 4096 + 1)
+                    ncl_test_set_d(src, i, (i % 3 ? -DBL_MAX : DBL_MAX) / 3);
+            if (kind == 3) ncl_test_set_d(src, n / 2, INFINITY);
+            NclArray *ref = NULL;
+            for (int lay = 0; lay < NCL_TEST_NLAYOUTS; lay++) {
+                NclArray *a = ncl_test_layout_of(src, (ncl_test_layout)lay);
+                NclArray *r = reduce_axes(NCL_SUM, a, NULL, 0, 0);
+                if (!ref) {
+                    ref = r;
+                } else {
+                    ck_assert_msg(same_bits(r, ref), "n %lld kind %d: layout %s differs from C",
+                                  (long long)n, kind, layout_names[lay]);
+                    NclArrayRelease(r);
+                }
+                NclArrayRelease(a);
+            }
+            NclArrayRelease(ref);
+            NclArrayRelease(src);
+        }
+}
+END_TEST
+
 /* The gathered path (a mask, a cast, several non-mergeable axes) gives the
    bits of the direct one. */
 START_TEST(t_paths_agree)
@@ -1461,6 +1503,7 @@ static Suite *reduce_suite(void)
     tcase_add_test(tc, t_overlap);
     tc = ncl_test_tcase(s, "trees");
     tcase_add_test(tc, t_layout_bitwise);
+    tcase_add_test(tc, t_four_chunk_groups);
     tcase_add_test(tc, t_paths_agree);
     tcase_add_test(tc, t_tree_split);
     tcase_add_test(tc, t_accuracy_vs_pairwise);

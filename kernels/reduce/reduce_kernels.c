@@ -28,6 +28,9 @@ NCL_KINLINE size_t rk_dtype_size(int dt)
 
 #define RT_ACC double
 #define RT_SFX f64
+#ifdef RS_HAVE_SIMD
+#  define RT_GROUP_SUMS rs_group_sums_f64
+#endif
 #include "reduce/reduce_tree.h"
 #define RT_ACC float
 #define RT_SFX f32

@@ -11,6 +11,8 @@
  *       run at half the speed of the loads. 256-bit vectors in the AVX-512
  *       build too: measured as fast in cache and in DRAM as 512-bit ones
  *       (Zen 4), with one form less to keep bit-identical.
+ *   rs_group_sums_f64  groups of four full chunks: the same trees, with
+ *       the folds of one chunk run between the loads of the next.
  *   rs_mm_raw_*  the raw extreme of min/max (reduce_elem.h's mm_raw): a
  *       vector max/min with a separate unordered test, since the hardware
  *       max is not NaN-sticky. Its result only has to be some NaN when a
@@ -89,16 +91,24 @@ RS_DD_ADD_(rs_dd_add_ps128, __m128, ps, , NCL_DD_LIM_F32)
 
 /* ---- float64 ------------------------------------------------------------------ */
 
-/* The 16 lanes of a chunk folded by halving (lane j takes lane j + h), all
-   compensated: the vector form of reduce_tree.h's fold. q0..q3 hold lanes
-   0-3, 4-7, 8-11, 12-15. */
-static inline double rs_fold_f64(__m256d q0, __m256d q1, __m256d q2, __m256d q3)
+/* The first two levels of a chunk's fold (h = 8, then h = 4; reduce_tree.h's
+   fold), compensated: q0..q3 hold lanes 0-3, 4-7, 8-11, 12-15; (*h, *l) get
+   lanes 0-3. */
+static inline void rs_fold4_f64(const __m256d *q, __m256d *h, __m256d *l)
 {
     const __m256d z = _mm256_setzero_pd();
-    __m256d h0, l0, h1, l1, h, l;
-    rs_dd_add_pd256(q0, z, q2, z, &h0, &l0); /* h = 8: lanes 0-3 and 4-7 */
-    rs_dd_add_pd256(q1, z, q3, z, &h1, &l1);
-    rs_dd_add_pd256(h0, l0, h1, l1, &h, &l); /* h = 4 */
+    __m256d h0, l0, h1, l1;
+    rs_dd_add_pd256(q[0], z, q[2], z, &h0, &l0); /* h = 8: lanes 0-3 and 4-7 */
+    rs_dd_add_pd256(q[1], z, q[3], z, &h1, &l1);
+    rs_dd_add_pd256(h0, l0, h1, l1, h, l);       /* h = 4 */
+}
+
+/* The 16 lanes of a chunk folded by halving (lane j takes lane j + h), all
+   compensated: the vector form of reduce_tree.h's fold. */
+static inline double rs_fold_f64(const __m256d *q)
+{
+    __m256d h, l;
+    rs_fold4_f64(q, &h, &l);
     __m128d h2, l2;
     rs_dd_add_pd128(_mm256_castpd256_pd128(h), _mm256_castpd256_pd128(l),
                     _mm256_extractf128_pd(h, 1), _mm256_extractf128_pd(l, 1), &h2, &l2);
@@ -117,19 +127,116 @@ static inline void rs_block_f64(const char *p, __m256d *v)
     }
 }
 
-static inline double rs_chunk_sum_f64(const char *p)
+/* Quarter k of a chunk at p: blocks 2k and 2k + 1, combined lane-wise. */
+static inline void rs_quarter_f64(const char *p, int k, __m256d *q)
 {
-    __m256d q[4][4];
-    for (int k = 0; k < 4; k++) {
-        __m256d a[4], b[4];
-        rs_block_f64(p + k * 2048, a);
-        rs_block_f64(p + k * 2048 + 1024, b);
-        for (int j = 0; j < 4; j++) q[k][j] = _mm256_add_pd(a[j], b[j]);
-    }
-    __m256d r[4];
+    __m256d a[4], b[4];
+    rs_block_f64(p + k * 2048, a);
+    rs_block_f64(p + k * 2048 + 1024, b);
+    for (int j = 0; j < 4; j++) q[j] = _mm256_add_pd(a[j], b[j]);
+}
+
+/* The chunk's lane vector from its four quarters (blocks 0-1 + 2-3, 4-5 + 6-7,
+   then those two). */
+static inline void rs_lanes_f64(__m256d (*q)[4], __m256d *r)
+{
     for (int j = 0; j < 4; j++)
         r[j] = _mm256_add_pd(_mm256_add_pd(q[0][j], q[1][j]), _mm256_add_pd(q[2][j], q[3][j]));
-    return rs_fold_f64(r[0], r[1], r[2], r[3]);
+}
+
+static inline double rs_chunk_sum_f64(const char *p)
+{
+    __m256d q[4][4], r[4];
+    for (int k = 0; k < 4; k++) rs_quarter_f64(p, k, q[k]);
+    rs_lanes_f64(q, r);
+    return rs_fold_f64(r);
+}
+
+/* ---- float64, four chunks at a time ---------------------------------------- */
+
+/* Four full chunks starting at a chunk index that is a multiple of four
+   form the subtree (c0 + c1) + (c2 + c3) of the sequence's binary counter.
+   Computed together, the last two levels of their folds run one chunk per
+   lane, and no fold waits at the end of its own chunk: a chunk's fold runs
+   between the loads of the next chunk, a group's last levels between those
+   of the next group. A fold left at the end of its chunk is a chain of
+   dependent additions that filled the out-of-order window and stalled the
+   next chunk's loads: a sum of 1e6 float64 ran 20 % slower than the bare
+   reads (measured on Zen 4). Every lane sees the same operations as in
+   rs_fold_f64 and reduce_tree.h's combine, so the values are the same bits. */
+
+/* x0..x3 as rows of a 4x4 matrix, transposed into t0..t3. */
+static inline void rs_transpose_pd256(const __m256d *x, __m256d *t)
+{
+    const __m256d a0 = _mm256_unpacklo_pd(x[0], x[1]), a1 = _mm256_unpackhi_pd(x[0], x[1]);
+    const __m256d b0 = _mm256_unpacklo_pd(x[2], x[3]), b1 = _mm256_unpackhi_pd(x[2], x[3]);
+    t[0] = _mm256_permute2f128_pd(a0, b0, 0x20);
+    t[1] = _mm256_permute2f128_pd(a1, b1, 0x20);
+    t[2] = _mm256_permute2f128_pd(a0, b0, 0x31);
+    t[3] = _mm256_permute2f128_pd(a1, b1, 0x31);
+}
+
+/* A group's last fold levels, first half: from the 4-lane folds (h, l) of
+   its four chunks to level h = 2, one chunk per lane (u: lanes 0 and 1). */
+static inline void rs_group_a_f64(const __m256d *h, const __m256d *l, __m256d *u)
+{
+    __m256d th[4], tl[4];
+    rs_transpose_pd256(h, th);
+    rs_transpose_pd256(l, tl);
+    rs_dd_add_pd256(th[0], tl[0], th[2], tl[2], &u[0], &u[1]);
+    rs_dd_add_pd256(th[1], tl[1], th[3], tl[3], &u[2], &u[3]);
+}
+
+/* Second half: level h = 1 gives the four chunk values (high parts), then
+   (c0 + c1) and (c2 + c3) in one pair of lanes, then their sum. */
+static inline ncl_dd_f64 rs_group_b_f64(const __m256d *u)
+{
+    const __m128d z = _mm_setzero_pd();
+    __m256d vh, vl;
+    rs_dd_add_pd256(u[0], u[1], u[2], u[3], &vh, &vl);
+    const __m256d even = _mm256_permute4x64_pd(vh, 0x08); /* c0, c2 */
+    const __m256d odd = _mm256_permute4x64_pd(vh, 0x0d);  /* c1, c3 */
+    __m128d ph, pl;
+    rs_dd_add_pd128(_mm256_castpd256_pd128(even), z, _mm256_castpd256_pd128(odd), z, &ph, &pl);
+    const ncl_dd_f64 a = {_mm_cvtsd_f64(ph), _mm_cvtsd_f64(pl)};
+    const ncl_dd_f64 b = {_mm_cvtsd_f64(_mm_unpackhi_pd(ph, ph)),
+                          _mm_cvtsd_f64(_mm_unpackhi_pd(pl, pl))};
+    return ncl_dd_add_f64(a, b);
+}
+
+/* Most groups one rs_group_sums_f64 call computes: its caller's buffer. */
+#  define RS_GROUPS_MAX 16
+
+/* The values of ng (1 <= ng <= RS_GROUPS_MAX) consecutive groups of four
+   full contiguous chunks at p, into val[0 .. ng). */
+static inline void rs_group_sums_f64(const char *p, int64_t ng, ncl_dd_f64 *val)
+{
+    __m256d h[4], l[4], r[4], q[4][4], u[4];
+    __m256d h0 = _mm256_setzero_pd(), l0 = h0, h1 = h0, l1 = h0;
+    const __m256d z = h0;
+    for (int j = 0; j < 4; j++) r[j] = u[j] = z;
+    for (int64_t g = 0; g < ng; g++) {
+        for (int c = 0; c < 4; c++) {
+            const char *cp = p + (g * 4 + c) * 8192;
+            /* the previous chunk's fold, between this chunk's quarters */
+            const int prev = g > 0 || c > 0, slot = (c + 3) & 3;
+            rs_quarter_f64(cp, 0, q[0]);
+            if (prev) rs_dd_add_pd256(r[0], z, r[2], z, &h0, &l0);
+            rs_quarter_f64(cp, 1, q[1]);
+            if (prev) rs_dd_add_pd256(r[1], z, r[3], z, &h1, &l1);
+            rs_quarter_f64(cp, 2, q[2]);
+            if (prev) rs_dd_add_pd256(h0, l0, h1, l1, &h[slot], &l[slot]);
+            rs_quarter_f64(cp, 3, q[3]);
+            /* the previous group's last levels, across this group's first
+               two chunks */
+            if (c == 0 && g > 0) rs_group_a_f64(h, l, u);
+            rs_lanes_f64(q, r);
+            if (c == 1 && g > 0) val[g - 1] = rs_group_b_f64(u);
+        }
+    }
+    rs_fold4_f64(r, &h[3], &l[3]);
+    rs_group_a_f64(h, l, u);
+    val[ng - 1] = rs_group_b_f64(u);
 }
 
 /* ---- float32 ------------------------------------------------------------------ */

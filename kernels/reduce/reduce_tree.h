@@ -2,7 +2,8 @@
  * reduce_tree.h: the fixed reduction tree of float sums and products (see
  * the kernel ABI in ncl/reduce.h), written once and included once per
  * accumulator type: define RT_ACC (the C type) and RT_SFX (its suffix)
- * before including it. It defines, all force-inlined, with the input dtype
+ * before including it, and RT_GROUP_SUMS where reduce_simd.h has a
+ * four-chunk sum for that type. It defines, all force-inlined, with the input dtype
  * and the op as constant parameters so that every instance folds to
  * straight-line code:
  *   RT_FN(seq)   one sequence at any byte stride;
@@ -151,6 +152,27 @@ NCL_KINLINE RT_DD RT_FN(seq)(const char *p, int64_t s, int64_t n, int dt, int op
     const int64_t nc = (n + RT_K - 1) / RT_K;
     for (int64_t c = 0; c < nc; c++) {
         const int64_t m = n - c * RT_K < RT_K ? n - c * RT_K : RT_K;
+#ifdef RT_GROUP_SUMS
+        /* four full contiguous chunks from an index that is a multiple of
+           four: the counter's subtree (c0 + c1) + (c2 + c3), computed a
+           group at a time (reduce_simd.h), each group entering the counter
+           where its fourth chunk would */
+        if (op == NCL_SUM && (c & 3) == 0 && n / RT_K - c >= 4 &&
+            s == (int64_t)sizeof(RT_ACC) && dt == NCL_FLOAT64) {
+            RT_DD g[RS_GROUPS_MAX];
+            const int64_t ng = (n / RT_K - c) / 4 < RS_GROUPS_MAX ? (n / RT_K - c) / 4
+                                                                  : RS_GROUPS_MAX;
+            RT_GROUP_SUMS(p + c * RT_K * s, ng, g);
+            for (int64_t i = 0; i < ng; i++) {
+                v = g[i];
+                for (int64_t k = (c + 4 * i + 4) >> 2; (k & 1) == 0; k >>= 1)
+                    v = RT_FN(combine)(pend[--depth], v, op);
+                if (c + 4 * i + 4 < nc) pend[depth++] = v;
+            }
+            c += 4 * ng - 1;
+            continue;
+        }
+#endif
 #ifdef RS_HAVE_SIMD
         /* a full contiguous chunk of the accumulator's own dtype: the same
            tree with its lanes in vector registers (reduce_simd.h) */
@@ -325,3 +347,4 @@ NCL_KINLINE NclStatus RT_FN(run_cum)(const NclKernelCtx *ctx, char *const *args,
 #undef RT_PENDING
 #undef RT_ACC
 #undef RT_SFX
+#undef RT_GROUP_SUMS
