@@ -100,10 +100,107 @@ NCL_DEFINE_LOADSTORE(uint64_t)
 NCL_DEFINE_LOADSTORE(float)
 NCL_DEFINE_LOADSTORE(double)
 
+/* ---- contiguous outputs: plain or streaming stores -------------------------
+   A contiguous output loop is written as a loop over segments:
+
+       ncl_ostream os;
+       for (ncl_ostream_begin(&os, op, n, sizeof(TO)); ncl_ostream_next(&os);)
+           for (int64_t j = 0; j < os.cnt; j++)
+               store element os.i0 + j at os.dst + j * sizeof(TO);
+
+   Normally that is one segment, the whole output, stored in place. In the
+   AVX2 and AVX-512 builds, an output of at least NCL_STREAM_MIN_BYTES (of
+   this call: a thread's chunk decides by its own size) is produced in blocks
+   of NCL_STREAM_BLOCK bytes into a buffer that stays in L1, each block then
+   copied out with non-temporal stores, so the output's lines are neither
+   read for ownership nor left to evict the inputs from the caches; a head up
+   to the first 64-byte boundary and the tail after the last whole block are
+   stored in place, and one sfence orders the streamed stores before the
+   kernel returns. The element code is the same either way, so are the
+   results and the FP flags. An output not aligned to its element size never
+   reaches a 64-byte boundary and is stored in place.
+   Measured on Zen 4 (32 MiB L3; c = a + b, float64, both cores busy):
+   streaming loses up to 3 MiB of output (0.25 vs 0.29 ns per element at 1.5
+   MiB, 0.28 vs 0.30 at 3 MiB), wins from 3.5 MiB on (0.35 vs 0.31; 0.69 vs
+   0.36 at 7.6 MiB, 1.2 vs 0.8 at 122 MiB); 256-bit streaming stores were at
+   least as fast as 512-bit ones, and 64 B to 1 KiB blocks about as fast as
+   streaming the result vectors directly, 4 KiB blocks slower. */
+#if defined(__AVX2__) && (defined(__GNUC__) || defined(__clang__))
+#  include <immintrin.h>
+#  define NCL_STREAM_STORES 1
+#endif
+#define NCL_STREAM_MIN_BYTES ((int64_t)13 << 18) /* 3.25 MiB */
+#define NCL_STREAM_BLOCK 1024
+
+typedef struct ncl_ostream {
+    char *dst;    /* where the current segment's elements go */
+    int64_t i0;   /* index of its first element */
+    int64_t cnt;  /* its elements */
+    char *op;
+    int64_t n, size;
+#ifdef NCL_STREAM_STORES
+    int64_t head; /* elements before the first 64-byte boundary; -1: plain */
+    _Alignas(64) char buf[NCL_STREAM_BLOCK];
+#endif
+} ncl_ostream;
+
+NCL_KINLINE void ncl_ostream_begin(ncl_ostream *s, char *op, int64_t n, int64_t size)
+{
+    s->dst = NULL;
+    s->i0 = 0;
+    s->cnt = 0;
+    s->op = op;
+    s->n = n;
+    s->size = size;
+#ifdef NCL_STREAM_STORES
+    const uintptr_t a = (uintptr_t)op;
+    s->head = -1;
+    if (n >= NCL_STREAM_MIN_BYTES / size && a % (uintptr_t)size == 0)
+        s->head = (int64_t)((64 - (a & 63)) & 63) / size;
+#endif
+}
+
+/* Flushes the segment just produced and sets up the next one; 0 when the
+   output is complete. */
+NCL_KINLINE int ncl_ostream_next(ncl_ostream *s)
+{
+#ifdef NCL_STREAM_STORES
+    if (s->dst == s->buf) {
+        char *d = s->op + s->i0 * s->size;
+        for (int k = 0; k < NCL_STREAM_BLOCK; k += 32)
+            _mm256_stream_si256((__m256i *)(void *)(d + k),
+                                _mm256_load_si256((const __m256i *)(const void *)(s->buf + k)));
+    }
+#endif
+    s->i0 += s->cnt;
+    const int64_t left = s->n - s->i0;
+    if (left <= 0) {
+#ifdef NCL_STREAM_STORES
+        if (s->head >= 0) _mm_sfence();
+#endif
+        return 0;
+    }
+    s->dst = s->op + s->i0 * s->size;
+    s->cnt = left;
+#ifdef NCL_STREAM_STORES
+    if (s->head >= 0) {
+        const int64_t per = NCL_STREAM_BLOCK / s->size;
+        if (s->i0 < s->head)
+            s->cnt = s->head;
+        else if (left >= per) {
+            s->dst = s->buf;
+            s->cnt = per;
+        }
+    }
+#endif
+    return 1;
+}
+
 /* The strided loops. OPFN(x[, y], &fpe) is a static inline scalar function
    returning the output element; it may OR NCL_FPE_* bits into *fpe. The
    contiguous case is a separate loop so the compiler vectorises it; the
-   scalar-second-operand case (broadcast) likewise. */
+   scalar-operand cases (broadcast) likewise. Their outputs go through
+   ncl_ostream (streaming stores when large). */
 #define NCL_DEFINE_UNARY_KERNEL(fname, TI, TO, OPFN)                                  \
     static NclStatus fname(NclKernelNode *self, const NclKernelCtx *ctx,              \
                            char *const *args, int64_t n, const int64_t *steps)        \
@@ -114,9 +211,15 @@ NCL_DEFINE_LOADSTORE(double)
         char *op = args[1];                                                           \
         const int64_t is = steps[0], os = steps[1];                                   \
         if (is == (int64_t)sizeof(TI) && os == (int64_t)sizeof(TO)) {                 \
-            for (int64_t i = 0; i < n; i++)                                           \
-                ncl_store_##TO(op + i * (int64_t)sizeof(TO),                          \
-                               OPFN(ncl_load_##TI(ip + i * (int64_t)sizeof(TI)), &fpe)); \
+            ncl_ostream out_;                                                         \
+            for (ncl_ostream_begin(&out_, op, n, (int64_t)sizeof(TO)); ncl_ostream_next(&out_);) { \
+                char *const d_ = out_.dst;                                            \
+                const char *const x_ = ip + out_.i0 * (int64_t)sizeof(TI);            \
+                const int64_t c_ = out_.cnt;                                          \
+                for (int64_t i = 0; i < c_; i++)                                      \
+                    ncl_store_##TO(d_ + i * (int64_t)sizeof(TO),                      \
+                                   OPFN(ncl_load_##TI(x_ + i * (int64_t)sizeof(TI)), &fpe)); \
+            }                                                                         \
         } else {                                                                      \
             for (int64_t i = 0; i < n; i++, ip += is, op += os)                       \
                 ncl_store_##TO(op, OPFN(ncl_load_##TI(ip), &fpe));                    \
@@ -134,22 +237,39 @@ NCL_DEFINE_LOADSTORE(double)
         const char *ap = args[0], *bp = args[1];                                      \
         char *op = args[2];                                                           \
         const int64_t as = steps[0], bs = steps[1], os = steps[2];                    \
+        ncl_ostream out_;                                                             \
         if (as == (int64_t)sizeof(TA) && bs == (int64_t)sizeof(TB) &&                 \
             os == (int64_t)sizeof(TO)) {                                              \
-            for (int64_t i = 0; i < n; i++)                                           \
-                ncl_store_##TO(op + i * (int64_t)sizeof(TO),                          \
-                               OPFN(ncl_load_##TA(ap + i * (int64_t)sizeof(TA)),      \
-                                    ncl_load_##TB(bp + i * (int64_t)sizeof(TB)), &fpe)); \
+            for (ncl_ostream_begin(&out_, op, n, (int64_t)sizeof(TO)); ncl_ostream_next(&out_);) { \
+                char *const d_ = out_.dst;                                            \
+                const char *const x_ = ap + out_.i0 * (int64_t)sizeof(TA);            \
+                const char *const y_ = bp + out_.i0 * (int64_t)sizeof(TB);            \
+                const int64_t c_ = out_.cnt;                                          \
+                for (int64_t i = 0; i < c_; i++)                                      \
+                    ncl_store_##TO(d_ + i * (int64_t)sizeof(TO),                      \
+                                   OPFN(ncl_load_##TA(x_ + i * (int64_t)sizeof(TA)),  \
+                                        ncl_load_##TB(y_ + i * (int64_t)sizeof(TB)), &fpe)); \
+            }                                                                         \
         } else if (as == (int64_t)sizeof(TA) && bs == 0 && os == (int64_t)sizeof(TO)) { \
             const TB y = ncl_load_##TB(bp);                                           \
-            for (int64_t i = 0; i < n; i++)                                           \
-                ncl_store_##TO(op + i * (int64_t)sizeof(TO),                          \
-                               OPFN(ncl_load_##TA(ap + i * (int64_t)sizeof(TA)), y, &fpe)); \
+            for (ncl_ostream_begin(&out_, op, n, (int64_t)sizeof(TO)); ncl_ostream_next(&out_);) { \
+                char *const d_ = out_.dst;                                            \
+                const char *const x_ = ap + out_.i0 * (int64_t)sizeof(TA);            \
+                const int64_t c_ = out_.cnt;                                          \
+                for (int64_t i = 0; i < c_; i++)                                      \
+                    ncl_store_##TO(d_ + i * (int64_t)sizeof(TO),                      \
+                                   OPFN(ncl_load_##TA(x_ + i * (int64_t)sizeof(TA)), y, &fpe)); \
+            }                                                                         \
         } else if (as == 0 && bs == (int64_t)sizeof(TB) && os == (int64_t)sizeof(TO)) { \
             const TA x = ncl_load_##TA(ap);                                           \
-            for (int64_t i = 0; i < n; i++)                                           \
-                ncl_store_##TO(op + i * (int64_t)sizeof(TO),                          \
-                               OPFN(x, ncl_load_##TB(bp + i * (int64_t)sizeof(TB)), &fpe)); \
+            for (ncl_ostream_begin(&out_, op, n, (int64_t)sizeof(TO)); ncl_ostream_next(&out_);) { \
+                char *const d_ = out_.dst;                                            \
+                const char *const y_ = bp + out_.i0 * (int64_t)sizeof(TB);            \
+                const int64_t c_ = out_.cnt;                                          \
+                for (int64_t i = 0; i < c_; i++)                                      \
+                    ncl_store_##TO(d_ + i * (int64_t)sizeof(TO),                      \
+                                   OPFN(x, ncl_load_##TB(y_ + i * (int64_t)sizeof(TB)), &fpe)); \
+            }                                                                         \
         } else {                                                                      \
             for (int64_t i = 0; i < n; i++, ap += as, bp += bs, op += os)             \
                 ncl_store_##TO(op, OPFN(ncl_load_##TA(ap), ncl_load_##TB(bp), &fpe)); \

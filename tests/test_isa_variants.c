@@ -364,6 +364,142 @@ END_TEST
 START_TEST(avx512_matches_baseline) { check_variant(NCL_ISA_AVX512); }
 END_TEST
 
+/* ---- outputs above the streaming-store threshold ------------------------------------
+   Contiguous outputs of at least NCL_STREAM_MIN_BYTES are written in blocks
+   with non-temporal stores in the AVX2 and AVX-512 builds (ncl_kernel.h),
+   after a head up to a 64-byte boundary and with a tail of plain stores. A
+   sample of kernels (the hot arithmetic, a bool output, a flag-restoring
+   loop, sqrt, and casts of every output width) runs at an odd length just
+   above the threshold with the output at an element-aligned address off
+   the 64-byte grid, at a byte-misaligned one (stored in place), and in
+   place; everything must equal the baseline bit for bit, flags included. */
+
+typedef struct big_case {
+    uint8_t subsystem;
+    uint16_t op;
+    int8_t sig[3]; /* inputs then output; -1 ends a unary signature */
+} big_case;
+
+#define BIN3(op, t) {NCL_SUBSYSTEM_BINARY, op, {t, t, t}}
+static const big_case big_cases[] = {
+    BIN3(NCL_ADD, NCL_FLOAT64), BIN3(NCL_ADD, NCL_FLOAT32), BIN3(NCL_ADD, NCL_INT32),
+    BIN3(NCL_SUBTRACT, NCL_INT64), BIN3(NCL_MULTIPLY, NCL_FLOAT64), BIN3(NCL_DIVIDE, NCL_FLOAT32),
+    BIN3(NCL_MAXIMUM, NCL_FLOAT64), BIN3(NCL_ADD, NCL_INT16),
+    {NCL_SUBSYSTEM_BINARY, NCL_LOGICAL_AND, {NCL_FLOAT32, NCL_FLOAT32, NCL_BOOL}},
+    {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_FLOAT64, NCL_FLOAT64, NCL_BOOL}},
+    {NCL_SUBSYSTEM_UNARY, NCL_SQRT, {NCL_FLOAT32, NCL_FLOAT32, -1}},
+    {NCL_SUBSYSTEM_UNARY, NCL_SQRT, {NCL_FLOAT64, NCL_FLOAT64, -1}},
+    {NCL_SUBSYSTEM_UNARY, NCL_NEGATIVE, {NCL_INT8, NCL_INT8, -1}},
+    {NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, {NCL_FLOAT64, NCL_INT32, -1}},
+    {NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, {NCL_INT64, NCL_FLOAT32, -1}},
+    {NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, {NCL_FLOAT32, NCL_FLOAT64, -1}},
+    {NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, {NCL_FLOAT64, NCL_UINT8, -1}},
+    {NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, {NCL_INT32, NCL_INT16, -1}},
+};
+#undef BIN3
+
+enum { BIG_ALIGNED_OFF, BIG_MISALIGNED, BIG_INPLACE, BIG_NLAYOUTS };
+
+/* Runs e over n elements; in[k] are the inputs (copied, so that in place
+   leaves them intact), the output is copied to out; returns the FP flags. */
+static int run_big(const ncl_kernel_entry *e, char *const *in, int64_t n, int layout,
+                   char *work, char *out)
+{
+    const int nin = e->nargs - 1;
+    const size_t osize = NclDTypeSize((NclDType)e->sig[nin]);
+    char *args[3];
+    int64_t steps[3];
+    /* work holds nin input copies and the output, each in its own 64-aligned
+       slot of n * 8 + 128 bytes */
+    const size_t slot = (size_t)n * 8 + 128;
+    for (int k = 0; k < nin; k++) {
+        const size_t size = NclDTypeSize((NclDType)e->sig[k]);
+        args[k] = work + (size_t)k * slot + 64;
+        memcpy(args[k], in[k], (size_t)n * size);
+        steps[k] = (int64_t)size;
+    }
+    args[nin] = work + (size_t)nin * slot + 64 +
+                (layout == BIG_MISALIGNED ? 1 : 3 * osize); /* off the 64-byte grid */
+    steps[nin] = (int64_t)osize;
+    if (layout == BIG_INPLACE) args[nin] = args[0];
+    int fpe = 0;
+    NclDType sig[4];
+    for (int k = 0; k < e->nargs; k++) sig[k] = (NclDType)e->sig[k];
+    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, nin, 1,
+                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
+    ctx.signature = sig;
+    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
+    feclearexcept(FE_ALL_EXCEPT);
+    const NclStatus st = e->fn(&node, &ctx, args, n, steps);
+    const int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
+    feclearexcept(FE_ALL_EXCEPT);
+    ck_assert_int_eq(st, NCL_OK);
+    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
+    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
+    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
+    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
+    memcpy(out, args[nin], (size_t)n * osize);
+    return fpe;
+}
+
+static void check_big_outputs(ncl_isa v)
+{
+    load_tables();
+    if (!variant_present[v] || !ncl_isa_cpu_supports(v)) {
+        printf("variant %s: not run (not built or not supported)\n", ncl_isa_name(v));
+        return;
+    }
+    const tables *base = &variant[NCL_ISA_BASELINE];
+    for (size_t c = 0; c < sizeof big_cases / sizeof big_cases[0]; c++) {
+        const big_case *bc = &big_cases[c];
+        const int nargs = bc->sig[2] < 0 ? 2 : 3, nin = nargs - 1;
+        ncl_kernel_entry want = {bc->subsystem, (uint8_t)nargs, bc->op, {0}, NULL, NULL};
+        memcpy(want.sig, bc->sig, (size_t)nargs);
+        const ncl_kernel_entry *eb = find_entry(base, &want), *ev = find_entry(&variant[v], &want);
+        ck_assert_msg(eb != NULL && ev != NULL, "big case %zu: no kernel", c);
+        const size_t osize = NclDTypeSize((NclDType)bc->sig[nin]);
+        /* odd, above the threshold, not a whole number of blocks */
+        const int64_t n = NCL_STREAM_MIN_BYTES / (int64_t)osize + 1000 + 37;
+        char *in[2] = {NULL, NULL};
+        for (int k = 0; k < nin; k++) {
+            const size_t size = NclDTypeSize((NclDType)bc->sig[k]);
+            in[k] = malloc((size_t)n * size);
+            ck_assert_ptr_nonnull(in[k]);
+            for (int64_t j = 0; j < n; j++) random_element((NclDType)bc->sig[k], in[k] + j * size);
+        }
+        const size_t wsize = (size_t)(nin + 1) * ((size_t)n * 8 + 128);
+        char *work = aligned_alloc(64, wsize), *out_b = malloc((size_t)n * osize),
+             *out_v = malloc((size_t)n * osize);
+        ck_assert(work != NULL && out_b != NULL && out_v != NULL);
+        for (int lay = 0; lay < BIG_NLAYOUTS; lay++) {
+            if (lay == BIG_INPLACE && bc->sig[0] != bc->sig[nin]) continue;
+            const int fb = run_big(eb, in, n, lay, work, out_b);
+            const int fv = run_big(ev, in, n, lay, work, out_v);
+            for (int64_t j = 0; j < n; j++) {
+                const char *pb = out_b + (size_t)j * osize, *pv = out_v + (size_t)j * osize;
+                if (!same_element((NclDType)bc->sig[nin], pb, pv, 0))
+                    ck_abort_msg("%s layout %d n=%lld element %lld: baseline %.17g, %s %.17g",
+                                 eb->name, lay, (long long)n, (long long)j,
+                                 ncl_test_load_d((NclDType)bc->sig[nin], pb), ncl_isa_name(v),
+                                 ncl_test_load_d((NclDType)bc->sig[nin], pv));
+            }
+            ck_assert_msg(fb == fv, "%s layout %d: FP flags 0x%x (baseline) vs 0x%x (%s)",
+                          eb->name, lay, (unsigned)fb, (unsigned)fv, ncl_isa_name(v));
+        }
+        free(work);
+        free(out_b);
+        free(out_v);
+        free(in[0]);
+        free(in[1]);
+    }
+}
+
+START_TEST(avx2_big_outputs_match_baseline) { check_big_outputs(NCL_ISA_AVX2); }
+END_TEST
+
+START_TEST(avx512_big_outputs_match_baseline) { check_big_outputs(NCL_ISA_AVX512); }
+END_TEST
+
 /* The dispatcher picks the best level the CPU supports unless told
    otherwise, and NclInfo says which. */
 START_TEST(dispatch_choice_reported)
@@ -410,6 +546,8 @@ static Suite *isa_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, avx2_matches_baseline);
     tcase_add_test(tc, avx512_matches_baseline);
+    tcase_add_test(tc, avx2_big_outputs_match_baseline);
+    tcase_add_test(tc, avx512_big_outputs_match_baseline);
     tcase_add_test(tc, dispatch_choice_reported);
     tcase_add_test(tc, disable_env_honoured);
     suite_add_tcase(s, tc);

@@ -212,13 +212,15 @@ NCL_KINLINE NclStatus copy_elements(char *const *args, int64_t n, const int64_t 
 }
 
 /* Contiguous float64 -> int32 with vector instructions (AVX2 and AVX-512
-   builds; 512-bit vectors where there are, measured faster in cache). GCC vectorises the scalar form above only with a mask
-   shuffle per vector, at half NumPy's speed. The same result bit for bit:
-   NaN lanes are zeroed, the others clamped to [INT32_MIN, INT32_MAX] as
-   doubles, then truncated (every lane in range, so the conversion raises
-   nothing); the range test is the signalling compare pair of sat_in_f64,
-   which raises the hardware INVALID for a NaN exactly as the scalar loop
-   does, and reports NCL_FPE_INVALID for NaN and out-of-range lanes. */
+   builds; 512-bit vectors where there are, measured faster in cache). GCC
+   vectorises the scalar form above only with a mask shuffle per vector, at
+   half NumPy's speed. The same result bit for bit: a vector whose lanes are
+   all in range is truncated as it is (the conversion raises nothing);
+   otherwise NaN lanes are zeroed, the others clamped to [INT32_MIN,
+   INT32_MAX] as doubles, then truncated. The range test is the signalling
+   compare pair of sat_in_f64, which raises the hardware INVALID for a NaN
+   exactly as the scalar loop does, and reports NCL_FPE_INVALID for NaN and
+   out-of-range lanes. */
 #if defined(__AVX2__)
 #  include <immintrin.h>
 #  define CVT_HAVE_F64_I32_SIMD 1
@@ -226,22 +228,28 @@ NCL_KINLINE int64_t cvt_f64_i32_vec(const char *ip, char *op, int64_t n, int *fp
 {
     const __m256d hi = _mm256_set1_pd(0x1p31), below = _mm256_set1_pd(-0x1p31 - 1.0);
     const __m256d lo = _mm256_set1_pd(-0x1p31), top = _mm256_set1_pd(2147483647.0);
-    __m256d all_in = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    int all_in = 1;
     int64_t i = 0;
 #  if defined(__AVX512F__)
     {
         const __m512d hi8 = _mm512_set1_pd(0x1p31), below8 = _mm512_set1_pd(-0x1p31 - 1.0);
         const __m512d lo8 = _mm512_set1_pd(-0x1p31), top8 = _mm512_set1_pd(2147483647.0);
-        __mmask8 ok = 0xFF;
         for (; i + 8 <= n; i += 8) {
             const __m512d x = _mm512_loadu_pd(ip + i * 8);
-            ok &= (__mmask8)(_mm512_cmp_pd_mask(x, hi8, _CMP_LT_OS) &
-                             _mm512_cmp_pd_mask(x, below8, _CMP_GT_OS));
-            const __m512d x0 = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(x, x, _CMP_ORD_Q), x);
-            const __m256i r = _mm512_cvttpd_epi32(_mm512_min_pd(_mm512_max_pd(x0, lo8), top8));
+            /* The second compare skips the lanes the first found out of
+               range or NaN; the first has raised INVALID for every NaN. */
+            const __mmask8 in = _mm512_mask_cmp_pd_mask(_mm512_cmp_pd_mask(x, hi8, _CMP_LT_OS),
+                                                        x, below8, _CMP_GT_OS);
+            __m256i r;
+            if (in == 0xFF) {
+                r = _mm512_cvttpd_epi32(x);
+            } else {
+                all_in = 0;
+                const __m512d x0 = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(x, x, _CMP_ORD_Q), x);
+                r = _mm512_cvttpd_epi32(_mm512_min_pd(_mm512_max_pd(x0, lo8), top8));
+            }
             memcpy(op + i * 4, &r, sizeof r);
         }
-        if (ok != 0xFF) *fpe |= NCL_FPE_INVALID;
     }
 #  endif
     for (; i + 4 <= n; i += 4) {
@@ -249,29 +257,43 @@ NCL_KINLINE int64_t cvt_f64_i32_vec(const char *ip, char *op, int64_t n, int *fp
         memcpy(&x, ip + i * 8, sizeof x);
         const __m256d inr = _mm256_and_pd(_mm256_cmp_pd(x, hi, _CMP_LT_OS),
                                           _mm256_cmp_pd(x, below, _CMP_GT_OS));
-        all_in = _mm256_and_pd(all_in, inr);
-        const __m256d x0 = _mm256_andnot_pd(_mm256_cmp_pd(x, x, _CMP_UNORD_Q), x);
-        const __m128i r = _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(x0, lo), top));
+        __m128i r;
+        if (_mm256_movemask_pd(inr) == 0xF) {
+            r = _mm256_cvttpd_epi32(x);
+        } else {
+            all_in = 0;
+            const __m256d x0 = _mm256_andnot_pd(_mm256_cmp_pd(x, x, _CMP_UNORD_Q), x);
+            r = _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(x0, lo), top));
+        }
         memcpy(op + i * 4, &r, sizeof r);
     }
-    if (_mm256_movemask_pd(all_in) != 0xF) *fpe |= NCL_FPE_INVALID;
+    if (!all_in) *fpe |= NCL_FPE_INVALID;
     return i;
 }
 #endif
 
 /* Contiguous float64 -> int32: the vector loop where there is one, the
-   scalar kernel for the rest. */
+   scalar kernel for the rest, into the output segments of ncl_ostream
+   (streaming stores when large). */
 NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernelCtx *ctx,
                                             char *const *args, int64_t n, const int64_t *steps,
                                             NclKernelFn scalar)
 {
 #ifdef CVT_HAVE_F64_I32_SIMD
     int fpe = 0;
-    const int64_t done = cvt_f64_i32_vec(args[0], args[1], n, &fpe);
+    NclStatus st = NCL_OK;
+    ncl_ostream out;
+    for (ncl_ostream_begin(&out, args[1], n, 4); ncl_ostream_next(&out);) {
+        char *const ip = args[0] + out.i0 * 8;
+        const int64_t done = cvt_f64_i32_vec(ip, out.dst, out.cnt, &fpe);
+        if (done < out.cnt) {
+            char *const rest[2] = {ip + done * 8, out.dst + done * 4};
+            const NclStatus s = scalar(self, ctx, rest, out.cnt - done, steps);
+            if (s != NCL_OK) st = s;
+        }
+    }
     if (fpe) *ctx->fpe |= fpe;
-    if (done == n) return NCL_OK;
-    char *const rest[2] = {args[0] + done * 8, args[1] + done * 4};
-    return scalar(self, ctx, rest, n - done, steps);
+    return st;
 #else
     return scalar(self, ctx, args, n, steps);
 #endif
