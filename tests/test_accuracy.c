@@ -9,7 +9,9 @@
  * largest normals, the overflow and underflow thresholds of exp/exp2/sinh/
  * cosh and their neighbours, the domain boundaries ±1, multiples of pi/2 up
  * to huge arguments, ±inf, NaNs) and 100000 random values with a fixed seed,
- * log-uniform over the function's domain and uniform over its core range.
+ * log-uniform over the function's domain and uniform over its core range;
+ * float32 exp, log, sin and cos also a sample of about 2^17 bit patterns
+ * spread evenly over all 2^32 (the full set was checked off-line).
  * The reference is the long double libm function (the x87 64-bit mantissa,
  * 11 bits more than float64), rounded to nothing: the error is measured
  * against the long double value. Special results are exact: a NaN, an
@@ -57,7 +59,14 @@ static const fn_info fns[] = {
     {NCL_ARCTANH, "arctanh", atanhl, -40, 0, 1, -1, 1},
     {NCL_CBRT, "cbrt", cbrtl, -1100, 1100, 1, -10, 10},
 };
-enum { NFNS = sizeof fns / sizeof fns[0], NRANDOM = 100000 };
+/* float32 exp, log, sin and cos (NCLib's own vector code on AVX2 and
+   AVX-512) also take every NDENSE_STEP-th bit pattern, about 2^17 inputs
+   spread over every binade of both signs, NaNs and infinities included. */
+enum { NFNS = sizeof fns / sizeof fns[0], NRANDOM = 100000, NDENSE_STEP = 32749 };
+static int dense_f32(const fn_info *f)
+{
+    return f->op == NCL_EXP || f->op == NCL_LOG || f->op == NCL_SIN || f->op == NCL_COS;
+}
 
 /* ---- errors in ulps ----------------------------------------------------------- */
 
@@ -124,6 +133,9 @@ static int edge_values(NclDType t, double *v)
         /* trig: near multiples of pi/2 and huge arguments */
         0x1p30, 0x1p52, 0x1p53, 0x1p1023, 1e6, 105414350.0, 1.5707963267948966, 3.141592653589793,
         6.283185307179586, 4.71238898038469, 3.1415927410125732, 1.5707963705062866,
+        /* the worst float32 inputs of the vector exp, log, sin, cos over all
+           2^32 inputs (found off-line) */
+        -0x1.5eb9d6p+6, 0x1.69afdap-1, 0x1.f687dap+1, 0x1.ab93c2p+3,
     };
     const int nb = (int)(sizeof base / sizeof base[0]);
     for (int i = 0; i < nb; i++) {
@@ -153,12 +165,14 @@ static int edge_values(NclDType t, double *v)
 
 enum { MAX_EDGES = 1024 };
 
-/* The inputs of function f in dtype t: edges, then random values. */
+/* The inputs of function f in dtype t: edges, random values, then for
+   dense_f32 functions the float32 bit patterns. */
 static NclArray *make_inputs(const fn_info *f, NclDType t, int64_t *n_edges)
 {
     double ev[MAX_EDGES];
     const int ne = edge_values(t, ev);
-    const int64_t n = ne + NRANDOM;
+    const int64_t nd = t == NCL_FLOAT32 && dense_f32(f) ? (INT64_C(1) << 32) / NDENSE_STEP + 1 : 0;
+    const int64_t n = ne + NRANDOM + nd;
     NclArray *a = ncl_test_new(t, 1, NCL_DIMS(n));
     for (int i = 0; i < ne; i++) ncl_test_set_d(a, i, ev[i]);
     const int dt_emin = t == NCL_FLOAT32 ? -149 : -1074, dt_emax = t == NCL_FLOAT32 ? 127 : 1023;
@@ -174,6 +188,12 @@ static NclArray *make_inputs(const fn_info *f, NclDType t, int64_t *n_edges)
             x = f->lo + (f->hi - f->lo) * rng_unit(&s);
         }
         ncl_test_set_d(a, ne + i, x);
+    }
+    for (int64_t i = 0; i < nd; i++) {
+        const uint32_t b = (uint32_t)(i * NDENSE_STEP);
+        float x;
+        memcpy(&x, &b, sizeof x);
+        memcpy(ncl_test_ptr(a, ne + NRANDOM + i), &x, sizeof x);
     }
     *n_edges = ne;
     return a;

@@ -132,6 +132,29 @@ typedef struct ncl_sv_desc {
 #define NCL_SV_INF_f32 UINT32_C(0x7f800000)
 #define NCL_SV_MIN_f32 UINT32_C(0x00800000)
 
+/* The flags of a block of m results y of inputs x (both contiguous), given
+   whether some result is a NaN from a non-NaN input (inv), an infinity
+   (inf), a zero (zero) from a finite input, or a non-zero subnormal (sub). */
+#define NCL_SV_DEFINE_COMPOSE(sfx, T)                                                         \
+    NCL_KINLINE int ncl_sv_compose_##sfx(const char *x, const char *y, int64_t m,              \
+                                         const ncl_sv_desc *d, int inv, int inf, int sub,      \
+                                         int zero)                                             \
+    {                                                                                         \
+        int f = (inv ? NCL_FPE_INVALID : 0) | (inf ? d->inf_flag : 0);                        \
+        if (sub && (d->rules & NCL_SV_EXACT_INTEGERS)) {                                      \
+            /* exp2: only a subnormal result of a non-integer input is inexact */           \
+            sub = 0;                                                                          \
+            for (int64_t i = 0; i < m; i++) {                                                 \
+                T xv, yv;                                                                     \
+                memcpy(&xv, x + i * (int64_t)sizeof(T), sizeof xv);                           \
+                memcpy(&yv, y + i * (int64_t)sizeof(T), sizeof yv);                           \
+                sub |= yv != 0 && fabs(yv) < (T)NCL_SV_TINY_##sfx && xv != rint(xv);          \
+            }                                                                                 \
+        }                                                                                     \
+        if (sub || (zero && (d->rules & NCL_SV_ZERO_UNDERFLOWS))) f |= NCL_FPE_UNDERFLOW;     \
+        return f;                                                                             \
+    }
+
 /* The flags of m results y of inputs x (both contiguous, any alignment),
    and in *fix whether some input lies in a range SLEEF is not trusted on.
    Branch-free integer tests the compiler vectorises; OR-reduced. */
@@ -157,25 +180,71 @@ typedef struct ncl_sv_desc {
             fx |= ((U)(ax - lo1) <= w1) & (U)use1;                                          \
         }                                                                                   \
         *fix = fx != 0;                                                                     \
-        int f = (inv ? NCL_FPE_INVALID : 0) | (inf ? d->inf_flag : 0);                      \
-        if (sub && (d->rules & NCL_SV_EXACT_INTEGERS)) {                                    \
-            /* exp2: only a subnormal result of a non-integer input is inexact */         \
-            sub = 0;                                                                        \
-            for (int64_t i = 0; i < m; i++) {                                               \
-                T xv, yv;                                                                   \
-                memcpy(&xv, x + i * (int64_t)sizeof(T), sizeof xv);                         \
-                memcpy(&yv, y + i * (int64_t)sizeof(T), sizeof yv);                         \
-                sub |= (U)(yv != 0 && fabs(yv) < (T)NCL_SV_TINY_##sfx && xv != rint(xv));  \
-            }                                                                               \
-        }                                                                                   \
-        if (sub || (zero && (d->rules & NCL_SV_ZERO_UNDERFLOWS))) f |= NCL_FPE_UNDERFLOW;   \
-        return f;                                                                           \
+        return ncl_sv_compose_##sfx(x, y, m, d, inv != 0, inf != 0, sub != 0, zero != 0);   \
     }
 #define NCL_SV_TINY_f64 DBL_MIN
 #define NCL_SV_TINY_f32 FLT_MIN
+NCL_SV_DEFINE_COMPOSE(f64, double)
+NCL_SV_DEFINE_COMPOSE(f32, float)
 NCL_SV_DEFINE_FLAGS(f64, double, uint64_t)
 NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 #undef NCL_SV_DEFINE_FLAGS
+#undef NCL_SV_DEFINE_COMPOSE
+
+/* On AVX-512 (with DQ's fpclass) the same classes are taken from each
+   vector while it is still in registers, as masks, rather than by a second
+   pass over the block (which cost about as much as a float32 exp). */
+#if defined(__AVX512F__) && defined(__AVX512DQ__)
+#  define NCL_SV_VCLASS 1
+typedef struct ncl_sv_vacc {
+    unsigned inv, inf, sub, zero, fx;
+} ncl_sv_vacc;
+#  define NCL_SV_FPCLASS_f64(v, c) ((unsigned)_mm512_fpclass_pd_mask((v), (c)))
+#  define NCL_SV_FPCLASS_f32(v, c) ((unsigned)_mm512_fpclass_ps_mask((v), (c)))
+#  define NCL_SV_ABSBITS_f64(v) _mm512_castpd_si512(_mm512_abs_pd(v))
+#  define NCL_SV_ABSBITS_f32(v) _mm512_castps_si512(_mm512_abs_ps(v))
+/* lanes whose bits a lie in [lo, lo + w] */
+#  define NCL_SV_INRANGE_f64(a, lo, w)                                                  \
+    ((unsigned)_mm512_cmple_epu64_mask(_mm512_sub_epi64((a), _mm512_set1_epi64((long long)(lo))), \
+                                       _mm512_set1_epi64((long long)(w))))
+#  define NCL_SV_INRANGE_f32(a, lo, w)                                                  \
+    ((unsigned)_mm512_cmple_epu32_mask(_mm512_sub_epi32((a), _mm512_set1_epi32((int)(lo))), \
+                                       _mm512_set1_epi32((int)(w))))
+/* fpclass categories: 0x01 QNaN, 0x80 SNaN, 0x06 zeros, 0x18 infinities, 0x20 subnormals */
+#  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                         \
+    NCL_KINLINE void ncl_sv_vclass_##sfx(ncl_sv_##sfx x, ncl_sv_##sfx y, const ncl_sv_desc *d, \
+                                         ncl_sv_vacc *a)                                       \
+    {                                                                                          \
+        const unsigned xnan = NCL_SV_FPCLASS_##sfx(x, 0x81), xnfin = NCL_SV_FPCLASS_##sfx(x, 0x99); \
+        a->inv |= NCL_SV_FPCLASS_##sfx(y, 0x81) & ~xnan;                                       \
+        a->inf |= NCL_SV_FPCLASS_##sfx(y, 0x18) & ~xnfin;                                      \
+        a->sub |= NCL_SV_FPCLASS_##sfx(y, 0x20);                                               \
+        a->zero |= NCL_SV_FPCLASS_##sfx(y, 0x06) & ~xnfin;                                     \
+        for (int r = 0; r < 2; r++)                                                            \
+            if (d->fix_lo[r] <= d->fix_hi[r])                                                  \
+                a->fx |= NCL_SV_INRANGE_##sfx(NCL_SV_ABSBITS_##sfx(x), (U)d->fix_lo[r],         \
+                                              (U)(d->fix_hi[r] - d->fix_lo[r]));               \
+    }                                                                                          \
+    NCL_KINLINE int ncl_sv_vflags_##sfx(const char *x, const char *y, int64_t m,                \
+                                        const ncl_sv_desc *d, ncl_sv_vacc *a, int *fix)        \
+    {                                                                                          \
+        *fix = a->fx != 0;                                                                     \
+        const int f = ncl_sv_compose_##sfx(x, y, m, d, a->inv != 0, a->inf != 0, a->sub != 0, \
+                                           a->zero != 0);                                      \
+        *a = (ncl_sv_vacc){0, 0, 0, 0, 0};                                                     \
+        return f;                                                                              \
+    }
+NCL_SV_DEFINE_VCLASS(f64, uint64_t)
+NCL_SV_DEFINE_VCLASS(f32, uint32_t)
+#  undef NCL_SV_DEFINE_VCLASS
+#  define NCL_SV_VACC_DECL ncl_sv_vacc vacc = {0, 0, 0, 0, 0}
+#  define NCL_SV_VACC(sfx, xv, yv) ncl_sv_vclass_##sfx((xv), (yv), d, &vacc)
+#  define NCL_SV_BLOCK_FLAGS(sfx, x, y, m, fix) ncl_sv_vflags_##sfx((x), (y), (m), d, &vacc, (fix))
+#else
+#  define NCL_SV_VACC_DECL (void)0
+#  define NCL_SV_VACC(sfx, xv, yv) (void)0
+#  define NCL_SV_BLOCK_FLAGS(sfx, x, y, m, fix) ncl_sv_flags_##sfx((x), (y), (m), d, (fix))
+#endif
 
 /* The loop: vector function F (SLEEF's v, out of line, or NCLib's own
    function o, inlined into its kernel so that o is called directly) over
@@ -197,6 +266,7 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
         const int out_direct = os == S && ((uintptr_t)op % S) == 0 && !(in_direct && op == ip); \
         const unsigned int csr = _mm_getcsr();                                                  \
         int fpe = 0;                                                                            \
+        NCL_SV_VACC_DECL;                                                                       \
         for (int64_t done = 0; done < n; done += B) {                                           \
             const int64_t m = n - done < B ? n - done : B;                                      \
             const char *xp;                                                                     \
@@ -210,17 +280,23 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
             }                                                                                   \
             yp = out_direct ? op + done * S : (char *)yb;                                       \
             int64_t i = 0;                                                                      \
-            for (; i + W <= m; i += W)                                                          \
-                NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S),                                   \
-                                   F(NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S)))); \
+            for (; i + W <= m; i += W) {                                                        \
+                const ncl_sv_##sfx xv = NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S));  \
+                const ncl_sv_##sfx yv = F(xv);                                                  \
+                NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S), yv);                              \
+                NCL_SV_VACC(sfx, xv, yv);                                                       \
+            }                                                                                   \
             if (i < m) {                                                                        \
                 T tx[W], ty[W];                                                                 \
                 for (int k = 0; k < W; k++) memcpy(&tx[k], xp + (i + (k < m - i ? k : 0)) * S, S); \
-                NCL_SV_STORE_##sfx(ty, F(NCL_SV_LOAD_##sfx(tx)));                    \
+                const ncl_sv_##sfx xv = NCL_SV_LOAD_##sfx(tx);                                  \
+                const ncl_sv_##sfx yv = F(xv);                                                  \
+                NCL_SV_STORE_##sfx(ty, yv);                                                     \
+                NCL_SV_VACC(sfx, xv, yv);                                                       \
                 memcpy(yp + i * S, ty, (size_t)(m - i) * S);                                    \
             }                                                                                   \
             int fix;                                                                            \
-            int f = ncl_sv_flags_##sfx(xp, yp, m, d, &fix);                                     \
+            int f = NCL_SV_BLOCK_FLAGS(sfx, xp, yp, m, &fix);                                   \
             if (fix) {                                                                          \
                 ncl_sv_fixup_##sfx(xp, yp, m, s, d);                                            \
                 f = ncl_sv_flags_##sfx(xp, yp, m, d, &fix);                                     \
@@ -317,13 +393,13 @@ NCL_SV_DEFINE_PICK(f32, float)
    for the HIGH and the FAST tier, 0 for SLEEF's (NCL_SV_SLEEF_ both). */
 #define NCL_SV_SLEEF_ 0, 0
 #define NCL_SV_OPS(X)                                                                            \
-    X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_VM_OWN_exp_f64, NCL_SV_SLEEF_,   \
+    X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_VM_OWN_exp_f64, NCL_VM_OWN_exp_f32,   \
       NCL_VM_EXP_FIX_f64, NCL_SV_NONE_)                                                            \
     X(exp2, exp2, u35, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS | NCL_SV_EXACT_INTEGERS,           \
       NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)                                    \
     X(expm1, expm1, u10, NCL_FPE_OVERFLOW, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, \
       NCL_SV_NONE_)                                                                                \
-    X(log, log, u35, NCL_FPE_DIVIDE, 0, NCL_VM_OWN_log_f64, NCL_SV_SLEEF_, NCL_SV_NONE_,            \
+    X(log, log, u35, NCL_FPE_DIVIDE, 0, NCL_VM_OWN_log_f64, NCL_VM_OWN_log_f32, NCL_SV_NONE_,            \
       NCL_SV_NONE_)                                                                                \
     X(log2, log2, u35, NCL_FPE_DIVIDE, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_) \
     X(log10, log10, u10, NCL_FPE_DIVIDE, 0, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_,             \

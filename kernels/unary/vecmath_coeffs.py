@@ -8,6 +8,8 @@ Each fit prints its degree, interval and the maximum error of the fit
 (relative to the function where that is what the kernel needs); the
 literals are pasted into unary_vecmath.h by hand.
 """
+import struct
+
 import mpmath as mp
 
 mp.mp.dps = 50
@@ -17,9 +19,20 @@ def hexf(c):
     return float(c).hex()
 
 
-def fit(name, f, lo, hi, deg, rel=None):
+def to_f32(c):
+    return struct.unpack('f', struct.pack('f', float(c)))[0]
+
+
+def hexf32(c):
+    return to_f32(c).hex() + 'f'
+
+
+def fit(name, f, lo, hi, deg, rel=None, single=False):
+    """single: float32 coefficients (printed with an f suffix)."""
     poly, err = mp.chebyfit(f, [lo, hi], deg + 1, error=True)
     coeffs = list(reversed(poly))  # lowest degree first
+    if single:
+        coeffs = [mp.mpf(to_f32(c)) for c in coeffs]
     # measured error of the rounded double coefficients, on a dense grid
     worst = mp.mpf(0)
     for i in range(2001):
@@ -34,7 +47,7 @@ def fit(name, f, lo, hi, deg, rel=None):
         worst = max(worst, e)
     print('/* %s: degree %d on [%s, %s], max error %.3g */' % (name, deg, mp.nstr(lo, 8), mp.nstr(hi, 8), float(worst)))
     for k, c in enumerate(coeffs):
-        print('#define %s_C%d %s' % (name, k, hexf(c)))
+        print('#define %s_C%d %s' % (name, k, hexf32(c) if single else hexf(c)))
     print()
 
 
@@ -78,3 +91,21 @@ fit('NCL_VM_LOG_P', log_p, mp.mpf(0), mp.mpf(0.2) ** 2 * mp.mpf('1.0001'), 7)
 z2 = (mp.pi / 4) ** 2 * mp.mpf('1.0001')
 fit('NCL_VM_SIN_S', sin_s, mp.mpf(0), z2, 6)
 fit('NCL_VM_COS_C', cos_c, mp.mpf(0), z2, 6)
+
+# float32 exp: as float64 (e^r = 1 + r + r^2 Q(r)), |r| <= ln2/2 plus slack,
+# float32 coefficients; the error of Q is scaled by r^2 <= 0.121
+fit('NCL_VM_EXPF_Q', exp_q, -hq, hq, 4, single=True)
+
+# float32 log: m in [sqrt(1/2), sqrt(2)), f = m - 1 in [-0.293, 0.415];
+# log(1+f) = f + f^2 (-1/2 + f P(f)), P(f) = (log1p(f) - f + f^2/2) / f^3;
+# the error of P is scaled by |f|^3 <= 0.071, about 0.2 of log1p there
+def log1p_p(f):
+    if f == 0:
+        return mp.mpf(1) / 3
+    return (mp.log1p(f) - f + f * f / 2) / (f ** 3)
+fit('NCL_VM_LOGF_P', log1p_p, mp.sqrt(mp.mpf(0.5)) - 1 - mp.mpf('1e-4'),
+    mp.sqrt(2) - 1 + mp.mpf('1e-4'), 8, single=True)
+
+# float32 sin/cos: S and C of above, |r| <= pi/4 plus slack
+fit('NCL_VM_SINF_S', sin_s, mp.mpf(0), z2, 3, single=True)
+fit('NCL_VM_COSF_C', cos_c, mp.mpf(0), z2, 3, single=True)
