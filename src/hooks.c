@@ -864,13 +864,13 @@ NclStatus NclHooksWalk(NclSubsystem s,
 
 /* ---- unloading ------------------------------------------------------------------------- */
 
-/* dlclose: deferred reclaims still queued on liburcu's call_rcu thread
-   would run deferred_reclaim after this library's code is unmapped. Wait
-   for them, not from inside a call (the grace period would wait for this
-   thread). TSan builds wait only when some are queued: urcu_bp_barrier's
+/* Deferred reclaims still queued on liburcu's call_rcu thread would run
+   deferred_reclaim after this library's code is unmapped: wait for them
+   (unload.c), not from inside a call (the grace period would wait for
+   this thread). TSan builds wait only when some are queued: urcu_bp_barrier's
    own bookkeeping is more than TSan can follow through an uninstrumented
    liburcu, and every process would report it at exit. */
-__attribute__((destructor)) static void hooks_fini(void)
+void ncl_hooks_unload(void)
 {
 #ifdef NCL_TSAN_RCU
     if (__atomic_load_n(&deferred_pending, __ATOMIC_ACQUIRE) == 0) return;

@@ -186,11 +186,23 @@ static registry *get_registry(void)
     pthread_mutex_lock(&build_lock);
     r = the_registry;
     if (r == NULL) {
+        ncl_unload_track();
         r = build();
         if (r != NULL) __atomic_store_n(&the_registry, r, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&build_lock);
     return r;
+}
+
+/* dlclose (unload.c): the chains and built-in nodes go with the library.
+   User kernel nodes are the user's memory and are only unlinked with it. */
+void ncl_kernels_unload(void)
+{
+    registry *r = __atomic_exchange_n(&the_registry, NULL, __ATOMIC_ACQ_REL);
+    if (r == NULL) return;
+    free(r->slots);
+    free(r->builtins);
+    free(r);
 }
 
 /* ---- lookups (lock-free) --------------------------------------------------------- */

@@ -253,6 +253,27 @@ static int large_push(void *raw, size_t cap)
     return ok;
 }
 
+/* dlclose (unload.c): the cached blocks and mappings are reachable only
+   from this library's static data. Blocks still owned by arrays stay
+   valid: they never pass through the cache again once freed here. */
+void ncl_mem_default_unload(void)
+{
+    for (int i = 0; i < NCLASSES; i++) {
+        cache_class *c = &cache[i];
+        class_lock(c);
+        while (c->count > 0) free(c->blocks[--c->count]);
+        class_unlock(c);
+    }
+    atomic_store_explicit(&cached_bytes, 0, memory_order_relaxed);
+    class_lock(&large.lock_holder);
+    while (large.count > 0) {
+        large.count--;
+        munmap(large.raw[large.count], large.cap[large.count]);
+    }
+    large.bytes = 0;
+    class_unlock(&large.lock_holder);
+}
+
 static void *map_alloc(size_t n, int zero)
 {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);

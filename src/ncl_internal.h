@@ -213,6 +213,20 @@ NclStatus ncl_call_leave(NclStatus s, NclSubsystem sub, int op);
 /* The first node of subsystem s's level-1 chain (inside enter/leave). */
 NclHook *ncl_chain_first(NclSubsystem s);
 
+/* ---- unloading (unload.c) ------------------------------------------------- */
+
+/* Notes that the library is in use (registers the exit marker, once); the
+   kernel registry calls it when it is built. */
+void ncl_unload_track(void);
+/* Run by the library's one destructor, in this order. The first two stop
+   what would run library code later (at exit too); the others free what
+   only a dlclose would lose. None may be called from inside a call. */
+void ncl_hooks_unload(void);          /* waits for queued deferred reclaims (hooks.c) */
+void ncl_pool_unload(void);           /* stops and joins the workers (pool.c) */
+void ncl_kernels_unload(void);        /* frees the kernel registry (kernel_registry.c) */
+void ncl_pool_topology_unload(void);  /* frees the hwloc topology (pool.c) */
+void ncl_mem_default_unload(void);    /* frees the default handler's caches (mem_default.c) */
+
 /* ---- floating-point flags (fpe.c) ----------------------------------------- */
 
 /* Hardware FP status around kernel execution: save the caller's flags and

@@ -80,6 +80,13 @@ static void topo_load(void)
     topo_ok = 1;
 }
 
+void ncl_pool_topology_unload(void)
+{
+    if (!topo_ok) return;
+    hwloc_topology_destroy(topo);
+    topo_ok = 0;
+}
+
 static int physical_cores(void)
 {
     pthread_once(&topo_once, topo_load);
@@ -365,9 +372,9 @@ static void pool_create_locked(void)
     atomic_store_explicit(&pool_running, pool.size > 1, memory_order_relaxed);
 }
 
-/* Unloading the library (dlclose, process exit): workers must not be left
-   running code that is unmapped. A pool that is in use is left alone. */
-__attribute__((destructor)) static void pool_fini(void)
+/* Unloading the library (dlclose, process exit; unload.c): workers must not
+   be left running code that is unmapped. A pool that is in use is left alone. */
+void ncl_pool_unload(void)
 {
     if (pthread_mutex_trylock(&pool.lock) != 0) return;
     pool_destroy_locked();

@@ -5,8 +5,10 @@
  * only through NclGetApi; each time hooks of both levels are inserted, some
  * remove themselves from inside a call and others are removed deferred, so
  * reclaims are still queued on liburcu's call_rcu thread when dlclose runs.
- * Unloading must leave the library unmapped and not grow the process (mappings counted in
- * /proc/self/maps; ASan/LSan builds check the heap).
+ * Unloading must wait for those reclaims, leave the library unmapped and
+ * not grow the process: mappings are counted in /proc/self/maps, and in
+ * the ASan build LeakSanitizer checks at exit that every load's state
+ * (kernel registry, hwloc topology, cached blocks) was freed.
  *
  * fork: with hooks inserted and deferred reclaims just queued, the child
  * calls through the chains, computes correctly, unhooks (a grace period in
@@ -19,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,34 +37,53 @@
 
 #define LOAD_CYCLES 50
 
-/* Known issue: every load allocates state that no destructor frees yet
-   (the hwloc topology, the kernel registry and its chains, about 700 KB a
-   load), so LeakSanitizer would fail this suite at exit on what is already
-   listed in docs/RELIABILITY.md; the mapping count below still checks
-   that unloading gives the address space back. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void) { return "detect_leaks=0"; }
-
 static void sleep_ms(long ms)
 {
     struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
 }
 
-/* Lines of /proc/self/maps, and how many of them name path. */
-static int count_maps(const char *path, int *naming)
+/* What the process has mapped now: all mappings, those backed by a file
+   (shared objects and what they map), and those that name path. */
+typedef struct maps_count {
+    int all, files, naming;
+} maps_count;
+
+static maps_count count_maps(const char *path)
 {
+    maps_count m = { -1, -1, -1 };
     FILE *f = fopen("/proc/self/maps", "r");
-    if (f == NULL) return -1;
+    if (f == NULL) return m;
+    m.all = m.files = m.naming = 0;
     char line[4096];
-    int n = 0, k = 0;
     while (fgets(line, sizeof line, f)) {
-        n++;
-        if (path && strstr(line, path)) k++;
+        m.all++;
+        if (strchr(line, '/') != NULL) m.files++;
+        if (path != NULL && strstr(line, path) != NULL) m.naming++;
     }
     fclose(f);
-    if (naming) *naming = k;
-    return n;
+    return m;
+}
+
+/* Sanitizer builds: their allocator maps memory of its own as it goes
+   (ASan's quarantine keeps freed blocks), and LeakSanitizer checks the
+   heap at exit instead of the counts below. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define NCL_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define NCL_TEST_SANITIZED 1
+#  endif
+#endif
+#ifndef NCL_TEST_SANITIZED
+#  define NCL_TEST_SANITIZED 0
+#endif
+
+/* Bytes malloc has handed out and not had back. */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
 }
 
 /* ---- hooks that live in this program, used by the loaded library ----------------- */
@@ -108,7 +130,7 @@ static NclKernelNode k_pass;
    number of deferred removals it queued. */
 static int one_cycle(int cycle)
 {
-    void *lib = dlopen(NCL_TEST_LIBPATH, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    void *lib = dlopen(NCL_TEST_LIBPATH, RTLD_NOW | RTLD_LOCAL);
     ck_assert_msg(lib != NULL, "cycle %d: dlopen(%s): %s", cycle, NCL_TEST_LIBPATH, dlerror());
     void *sym = dlsym(lib, "NclGetApi");
     ck_assert_ptr_nonnull(sym);
@@ -160,43 +182,55 @@ static int one_cycle(int cycle)
     api->ArrayRelease(out);
     api->ArrayRelease(out2);
     api = NULL;
-    /* Known issue: the library's destructor is meant to wait for reclaims
-       still queued at dlclose, but in the current tree they are found not
-       to have run when dlclose returns (the call_rcu thread would then run
-       unmapped code), so the cycle waits for them itself until that is
-       understood. */
-    for (int i = 0; i < 5000 && atomic_load(&reclaimed) < 3 * (cycle + 1); i++) sleep_ms(1);
+    /* No waiting here: the reclaims just queued are usually still pending,
+       and unloading must wait for them itself. */
     ck_assert_int_eq(dlclose(lib), 0);
     return 3;
 }
 
 START_TEST(test_dlopen_dlclose_loop)
 {
-    int queued = 0, maps_early = 0, naming = 0, still_mapped = 0;
+    int queued = 0;
+    maps_count early = { 0, 0, 0 };
+    size_t heap_early = 0;
     for (int cycle = 0; cycle < LOAD_CYCLES; cycle++) {
         queued += one_cycle(cycle);
         /* Unloading waited for every reclaim the cycle queued. */
         ck_assert_msg(atomic_load(&reclaimed) == queued,
                       "cycle %d: %d of %d deferred reclaims had run when dlclose returned", cycle,
                       atomic_load(&reclaimed), queued);
-        int maps = count_maps(NCL_TEST_LIBPATH, &naming);
-        /* Known issue, reported rather than asserted until understood: once
-           calls have run, dlclose leaves the library mapped in the current
-           tree (a plain dlopen/dlclose does unmap it). */
-        if (naming != 0) still_mapped++;
-        if (cycle == 4) maps_early = maps;
-        /* The process does not grow with each load (a little slack for
-           the allocator's own arenas). */
-        if (cycle > 4)
-            ck_assert_msg(maps <= maps_early + 8, "cycle %d: %d mappings, %d after cycle 4",
-                          cycle, maps, maps_early);
+        maps_count m = count_maps(NCL_TEST_LIBPATH);
+        /* Unloaded for real: its destructor ran, nothing of it is mapped. */
+        ck_assert_msg(m.naming == 0, "cycle %d: %s still mapped after dlclose", cycle,
+                      NCL_TEST_LIBPATH);
+        if (cycle == 4) {
+            early = m;
+            heap_early = heap_in_use();
+        }
+        if (cycle <= 4) continue;
+        /* No object (nor anything hwloc loads) stays behind. */
+        ck_assert_msg(m.files <= early.files, "cycle %d: %d file mappings, %d after cycle 4",
+                      cycle, m.files, early.files);
+        if (NCL_TEST_SANITIZED) continue;
+        /* The process does not grow with each load: a load allocates about
+           700 KB (kernel registry, hwloc topology, cached blocks), so a
+           load's worth left behind would show at once. The slack is for
+           malloc's own arenas. */
+        ck_assert_msg(m.all <= early.all + 8, "cycle %d: %d mappings, %d after cycle 4", cycle,
+                      m.all, early.all);
+        size_t heap = heap_in_use();
+        ck_assert_msg(heap <= heap_early + 64 * 1024,
+                      "cycle %d: %zu heap bytes in use, %zu after cycle 4", cycle, heap,
+                      heap_early);
     }
     ck_assert_int_gt(atomic_load(&pass_calls), 0);
     ck_assert_int_gt(atomic_load(&kernel_calls), 0);
+    maps_count end = count_maps(NULL);
     printf("dlopen: %d load/unload cycles, %d deferred reclaims, all run before each dlclose "
-           "returned; library still mapped after %d of the dlcloses; %d mappings after cycle 4, "
-           "%d at the end\n",
-           LOAD_CYCLES, queued, still_mapped, maps_early, count_maps(NULL, NULL));
+           "returned; library unmapped after every dlclose; mappings after cycle 4 / at the "
+           "end: %d / %d (%d / %d of files); heap in use %zu / %zu bytes\n",
+           LOAD_CYCLES, queued, early.all, end.all, early.files, end.files, heap_early,
+           heap_in_use());
     fflush(stdout);
 }
 END_TEST
