@@ -336,6 +336,13 @@ START_TEST(t_matrix)
         NclArrayRelease(rowa);
         NclArrayRelease(colb);
 
+        /* both contiguous and aligned: the vector loops' whole bodies */
+        out = NULL;
+        NCL_CHECK_OK(NclCompare((NclCompareOp)op, fa, fb, &out, NULL));
+        check_result((NclCompareOp)op, ta, tb, ra, na, rb, nb, out, "contiguous");
+        ck_assert_int_eq(NclGetFPErrors(), 0);
+        NclArrayRelease(out);
+
         const ncl_test_layout layouts[] = {NCL_TEST_C, NCL_TEST_SLICED, NCL_TEST_REVERSED,
                                            NCL_TEST_MISALIGNED};
         for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
@@ -372,7 +379,7 @@ END_TEST
    the last element (the tail), must match the one-element results. */
 START_TEST(t_lengths)
 {
-    const int64_t lens[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
+    const int64_t lens[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 127, 128, 129, 200};
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
         const int64_t n = lens[li];
         NclArray *a = ncl_test_new(NCL_INT64, 1, NCL_DIMS(n)), *b = ncl_test_new(NCL_UINT64, 1, NCL_DIMS(n));

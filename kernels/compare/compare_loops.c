@@ -37,6 +37,8 @@ NCL_KINLINE int rel_mirror(int rel)
          : rel == REL_GE ? REL_LE : REL_EQ;
 }
 
+#include "compare/compare_simd.h"
+
 /* Two values of one C type: the C operators are exact, and on floats NaN
    makes every relation but NE false. Same-dtype loops reduce to these, so
    they vectorise as a single compare per element. */
@@ -216,15 +218,35 @@ NCL_KINLINE void fp_invalid_clear(void) { feclearexcept(FE_INVALID); }
 #  define CMP_BARRIER() ((void)0)
 #endif
 
-NCL_KINLINE NclStatus run_quiet(int floats, NclKernelFn loop, NclKernelNode *self,
-                                const NclKernelCtx *ctx, char *const *args, int64_t n,
-                                const int64_t *steps)
+/* The vector loop of compare_simd.h where it covers the pair and the
+   operands are contiguous, the element loop for the rest. ne: the relation
+   is NE (rel is then REL_EQ). */
+NCL_KINLINE NclStatus run_loop(int rel, int ne, int ea, int eb, NclKernelFn loop,
+                               NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
+                               int64_t n, const int64_t *steps)
+{
+#ifdef CS_HAVE_SIMD
+    if (cs_covers(ea, eb) && steps[0] == 8 && steps[1] == 8 && steps[2] == 1) {
+        const int64_t done = cs_contig(rel, ne, ea, eb, args[0], args[1], args[2], n);
+        if (done == n) return NCL_OK;
+        char *const rest[3] = {args[0] + done * 8, args[1] + done * 8, args[2] + done};
+        return loop(self, ctx, rest, n - done, steps);
+    }
+#else
+    (void)rel, (void)ne, (void)ea, (void)eb;
+#endif
+    return loop(self, ctx, args, n, steps);
+}
+
+NCL_KINLINE NclStatus run_quiet(int floats, int rel, int ne, int ea, int eb, NclKernelFn loop,
+                                NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
+                                int64_t n, const int64_t *steps)
 {
     if (!floats)
-        return loop(self, ctx, args, n, steps);
+        return run_loop(rel, ne, ea, eb, loop, self, ctx, args, n, steps);
     const int before = fp_invalid_raised();
     CMP_BARRIER();
-    const NclStatus s = loop(self, ctx, args, n, steps);
+    const NclStatus s = run_loop(rel, ne, ea, eb, loop, self, ctx, args, n, steps);
     CMP_BARRIER();
     if (!before && fp_invalid_raised())
         fp_invalid_clear();
@@ -240,22 +262,31 @@ NCL_KINLINE NclStatus run_swapped(NclKernelFn loop, NclKernelNode *self, const N
     return loop(self, ctx, sargs, n, ssteps);
 }
 
-#define CMP_DEFINE_LOOP_(op, sa, Ta, ka, sb, Tb, kb)                                    \
+/* The relation of each loop, and whether it is NE. */
+#define CMP_REL_eq REL_EQ, 0
+#define CMP_REL_ne REL_EQ, 1
+#define CMP_REL_lt REL_LT, 0
+#define CMP_REL_le REL_LE, 0
+#define CMP_DEFINE_LOOP_(op, Ea, sa, Ta, ka, Eb, sb, Tb, kb)                            \
     NCL_DEFINE_BINARY_KERNEL(loop_##op##_##sa##_##sb, Ta, Tb, ncl_bool, op##_##sa##_##sb) \
     static NclStatus k_##op##_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx,  \
                                           char *const *args, int64_t n, const int64_t *steps) \
     {                                                                                   \
-        return run_quiet(CMP_FLOATS_##ka | CMP_FLOATS_##kb, loop_##op##_##sa##_##sb,    \
-                         self, ctx, args, n, steps);                                    \
+        return run_quiet(CMP_FLOATS_##ka | CMP_FLOATS_##kb, CMP_REL_##op, Ea, Eb,       \
+                         loop_##op##_##sa##_##sb, self, ctx, args, n, steps);           \
     }
 #define CMP_DEFINE_LOOPS(Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
-    CMP_DEFINE_LOOP_(eq, sa, Ta, ka, sb, Tb, kb)          \
-    CMP_DEFINE_LOOP_(ne, sa, Ta, ka, sb, Tb, kb)          \
-    CMP_DEFINE_LOOP_(lt, sa, Ta, ka, sb, Tb, kb)          \
-    CMP_DEFINE_LOOP_(le, sa, Ta, ka, sb, Tb, kb)
+    CMP_DEFINE_LOOP_(eq, Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
+    CMP_DEFINE_LOOP_(ne, Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
+    CMP_DEFINE_LOOP_(lt, Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
+    CMP_DEFINE_LOOP_(le, Ea, sa, Ta, ka, Eb, sb, Tb, kb)
 NCL_DTYPE_PAIR_LIST(CMP_DEFINE_LOOPS)
 #undef CMP_DEFINE_LOOPS
 #undef CMP_DEFINE_LOOP_
+#undef CMP_REL_eq
+#undef CMP_REL_ne
+#undef CMP_REL_lt
+#undef CMP_REL_le
 
 #define CMP_DEFINE_SWAPPED_(op, base, sa, sb)                                           \
     static NclStatus k_##op##_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx,  \
