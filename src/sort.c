@@ -23,6 +23,7 @@
  * ncl/sort.h says so, and a sort is a permutation, not arithmetic that a
  * cast could follow.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "ncl_internal.h"
 #include "sort/sort_kernel.h"
@@ -293,120 +294,157 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
 /* ---- splitting across the pool --------------------------------------------------- */
 
 /* Many slices: thread t runs slices [ns * t / nt, ns * (t + 1) / nt) with
-   its own scratch block. One long slice (SORT, ARGSORT): thread t sorts
-   part t of it, then the sorted parts are merged pairwise, each merge
-   split across the threads by output position. The built-in kernels sort
-   such slices stably (radix), and a stable merge of stably sorted parts
-   is the stable sort of the whole, so the result is the same bits for any
-   thread count. */
+   its own scratch block.
+
+   One long slice (SORT, ARGSORT) is split by value, so that no merge
+   follows. Element i becomes the record (key, i): key is the bkey for a
+   value sort of the default kind (its result orders every bit pattern and
+   is unique), else the ckey (NumPy's equality classes, ties in input
+   order). Records are all distinct, so nt - 1 splitter records drawn from
+   a sample cut the slice into nt ranges of about n / nt elements each,
+   however many duplicates it holds. Each thread counts how many elements
+   of its part of the slice fall in each range; the parts are then
+   scattered stably into one buffer, range after range (thread order is
+   input order); and each thread sorts one range with the kernel, straight
+   into its place in the result. A range holds exactly the elements of an
+   interval of the sort order, in input order, so its sort is the piece of
+   the whole sort found there: the same bits for any thread count. */
 typedef struct sort_job {
     const sort_plan *pl;
-    char *base;            /* scratch: one block per thread, or the split's buffers */
+    char *base;            /* scratch: one block per thread (many slices) */
     size_t block;          /* bytes per thread block (many slices) */
     int nt;
     /* one long slice */
-    const char *in;        /* the slice, contiguous */
-    char *dst;             /* where the merged result goes, contiguous */
-    char *buf[2];          /* ping-pong buffers of n results */
-    char *work;            /* per-part kernel workspace, wbytes each */
-    size_t wbytes;
-    int64_t bounds[NCL_MAX_THREADS + 1]; /* run boundaries of the current round */
-    int nruns;
-    const char *src;       /* this round's runs */
-    char *out;             /* this round's output */
+    char *dst;             /* the result, contiguous */
+    char *vals;            /* the slice's elements, range after range */
+    int64_t *idx;          /* ARGSORT: their positions in the slice */
+    int64_t *counts;       /* nt x nt: [t][r] elements of part t in range r, then
+                              where part t's first one goes */
+    char *work;            /* the kernels' workspaces, one after the other */
+    int canon;             /* records order ckeys (else bkeys) */
+    uint64_t *skey;        /* nt - 1 splitter records, ascending: range r takes */
+    int64_t *sidx;         /* the records at or above splitter r - 1 */
+    int64_t *bounds;       /* range r is [bounds[r], bounds[r + 1]) */
+    size_t *wofs;          /* range r's workspace starts at work + wofs[r] */
 } sort_job;
 
-/* The order the built-in kernels sort by (sort/sort_keys.h): a value sort
-   of the default kind orders every bit pattern (bkey: -0.0 before +0.0,
-   NaNs by sign and payload), which makes its result unique; a stable value
-   sort and every argsort order NumPy's equality classes (ckey) and keep
-   ties in input order, which the merge does by taking the left run first. */
-NCL_INLINE int key_less(NclDType dt, int canon, const char *a, const char *b)
+/* Fewest elements per thread for which one slice is split. */
+#define SORT_SPLIT_MIN 256
+
+/* Sample records per thread that the splitters are drawn from. */
+#define SORT_SAMPLE 512
+
+typedef struct sort_rec {
+    uint64_t key;
+    int64_t i;
+} sort_rec;
+
+NCL_INLINE uint64_t split_key(const char *p, NclDType dt, int canon)
 {
-    const int w = ncl_sort_width(dt);
-    const uint64_t x = sk_load(a, w), y = sk_load(b, w);
-    if (canon) return sk_ckey(x, dt) < sk_ckey(y, dt);
-    return sk_bkey(x, dt) < sk_bkey(y, dt);
+    const uint64_t u = sk_load(p, ncl_sort_width(dt));
+    return canon ? sk_ckey(u, dt) : sk_bkey(u, dt);
 }
 
-/* Element i of a run: a value, or (arg) the value an index names. */
-NCL_INLINE const char *elem_at(int arg, size_t isz, const char *data, const char *run, int64_t i)
+static int rec_cmp(const void *a, const void *b)
 {
-    if (!arg) return run + (size_t)i * isz;
-    int64_t ix;
-    memcpy(&ix, run + 8 * i, 8);
-    return data + (size_t)ix * isz;
+    const sort_rec *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
 }
 
-/* How many of a[0..m) the first k results of the stable merge of a and b
-   take: the first i where a[i] would come after the k-th result. */
-NCL_INLINE int64_t co_rank(NclDType dt, int canon, int arg, size_t isz, const char *data, const char *a,
-                           int64_t m, const char *b, int64_t l, int64_t k)
+/* The range of record (k, i): how many splitters are at or below it. */
+NCL_INLINE int split_range(const sort_job *j, uint64_t k, int64_t i)
 {
-    int64_t lo = k - l > 0 ? k - l : 0, hi = k < m ? k : m;
-    while (lo < hi) {
-        const int64_t i = lo + (hi - lo) / 2, j = k - i;
-        if (j <= 0 || key_less(dt, canon, elem_at(arg, isz, data, b, j - 1), elem_at(arg, isz, data, a, i)))
-            hi = i;
-        else
-            lo = i + 1;
+    int lo = 0, len = j->nt - 1;
+    while (len > 0) {
+        const int half = len >> 1, m = lo + half;
+        if (j->skey[m] < k || (j->skey[m] == k && j->sidx[m] <= i)) {
+            lo = m + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
     }
     return lo;
 }
 
-/* Results [k0, k1) of the stable merge of a (m) and b (l) into out (rsz
-   bytes each; ties take a first). */
-NCL_INLINE void merge_range(NclDType dt, int canon, int arg, size_t isz, size_t rsz, const char *data,
-                            const char *a, int64_t m, const char *b, int64_t l, char *out,
-                            int64_t k0, int64_t k1)
+/* Part t of the slice: counts its elements per range, or (scatter)
+   writes them to their ranges. two: nt == 2, one comparison. */
+NCL_INLINE void split_part(const sort_job *j, int64_t t, NclDType dt, int canon, int scatter,
+                           int two)
 {
-    int64_t i = co_rank(dt, canon, arg, isz, data, a, m, b, l, k0), j = k0 - i;
-    for (int64_t k = k0; k < k1; k++) {
-        const int take_a =
-            i < m && (j >= l || !key_less(dt, canon, elem_at(arg, isz, data, b, j), elem_at(arg, isz, data, a, i)));
-        memcpy(out + (size_t)k * rsz, take_a ? a + (size_t)i * rsz : b + (size_t)j * rsz, rsz);
-        i += take_a;
-        j += !take_a;
+    const sort_plan *pl = j->pl;
+    const int64_t n = pl->n, lo = n * t / j->nt, hi = n * (t + 1) / j->nt;
+    const size_t w = (size_t)ncl_sort_width(dt);
+    const int arg = pl->op == NCL_ARGSORT;
+    int64_t *row = j->counts + t * j->nt;
+    const uint64_t s0 = j->skey[0];
+    const int64_t i0 = j->sidx[0];
+    if (!scatter && two) { /* a sum in a register, no store-to-load chain through row */
+        int64_t upper = 0;
+        for (int64_t i = lo; i < hi; i++) {
+            const uint64_t k = split_key(pl->idata + i * pl->istep, dt, canon);
+            upper += (k > s0) | ((k == s0) & (i >= i0));
+        }
+        row[0] = hi - lo - upper;
+        row[1] = upper;
+        return;
+    }
+    if (!scatter) memset(row, 0, (size_t)j->nt * sizeof *row);
+    for (int64_t i = lo; i < hi; i++) {
+        const char *p = pl->idata + i * pl->istep;
+        const uint64_t k = split_key(p, dt, canon);
+        const int r = two ? (k > s0) | ((k == s0) & (i >= i0)) : split_range(j, k, i);
+        if (!scatter) {
+            row[r]++;
+            continue;
+        }
+        const int64_t pos = row[r]++;
+        memcpy(j->vals + (size_t)pos * w, p, w);
+        if (arg) j->idx[pos] = i;
     }
 }
 
-/* One stamped-out merge per key dtype, so that the comparisons inline. */
-#define SORT_MERGE_FN(name, dt)                                                              \
-    static void name(int canon, int arg, size_t isz, size_t rsz, const char *data,          \
-                     const char *a, int64_t m, const char *b, int64_t l, char *out,         \
-                     int64_t k0, int64_t k1)                                                 \
-    {                                                                                        \
-        if (canon) merge_range(dt, 1, arg, isz, rsz, data, a, m, b, l, out, k0, k1);         \
-        else merge_range(dt, 0, arg, isz, rsz, data, a, m, b, l, out, k0, k1);               \
+/* One instance per key dtype, so that the key and copy inline. */
+#define SORT_SPLIT_FN(name, dt)                                                  \
+    static void name(const sort_job *j, int64_t t, int scatter)                  \
+    {                                                                            \
+        const int two = j->nt == 2;                                              \
+        if (j->canon) {                                                          \
+            if (scatter) two ? split_part(j, t, dt, 1, 1, 1) : split_part(j, t, dt, 1, 1, 0); \
+            else two ? split_part(j, t, dt, 1, 0, 1) : split_part(j, t, dt, 1, 0, 0);        \
+        } else {                                                                 \
+            if (scatter) two ? split_part(j, t, dt, 0, 1, 1) : split_part(j, t, dt, 0, 1, 0); \
+            else two ? split_part(j, t, dt, 0, 0, 1) : split_part(j, t, dt, 0, 0, 0);        \
+        }                                                                        \
     }
-SORT_MERGE_FN(merge_u8, NCL_UINT8)
-SORT_MERGE_FN(merge_i8, NCL_INT8)
-SORT_MERGE_FN(merge_i16, NCL_INT16)
-SORT_MERGE_FN(merge_u16, NCL_UINT16)
-SORT_MERGE_FN(merge_i32, NCL_INT32)
-SORT_MERGE_FN(merge_u32, NCL_UINT32)
-SORT_MERGE_FN(merge_i64, NCL_INT64)
-SORT_MERGE_FN(merge_u64, NCL_UINT64)
-SORT_MERGE_FN(merge_f32, NCL_FLOAT32)
-SORT_MERGE_FN(merge_f64, NCL_FLOAT64)
-#undef SORT_MERGE_FN
+SORT_SPLIT_FN(split_u8, NCL_UINT8)
+SORT_SPLIT_FN(split_i8, NCL_INT8)
+SORT_SPLIT_FN(split_i16, NCL_INT16)
+SORT_SPLIT_FN(split_u16, NCL_UINT16)
+SORT_SPLIT_FN(split_i32, NCL_INT32)
+SORT_SPLIT_FN(split_u32, NCL_UINT32)
+SORT_SPLIT_FN(split_i64, NCL_INT64)
+SORT_SPLIT_FN(split_u64, NCL_UINT64)
+SORT_SPLIT_FN(split_f32, NCL_FLOAT32)
+SORT_SPLIT_FN(split_f64, NCL_FLOAT64)
+#undef SORT_SPLIT_FN
 
-typedef void (*merge_fn)(int, int, size_t, size_t, const char *, const char *, int64_t, const char *,
-                         int64_t, char *, int64_t, int64_t);
+typedef void (*split_fn)(const sort_job *j, int64_t t, int scatter);
 
-static merge_fn merge_for(NclDType dt)
+static split_fn split_for(NclDType dt)
 {
     switch (dt) {
-    case NCL_INT8: return merge_i8;
-    case NCL_INT16: return merge_i16;
-    case NCL_UINT16: return merge_u16;
-    case NCL_INT32: return merge_i32;
-    case NCL_UINT32: return merge_u32;
-    case NCL_INT64: return merge_i64;
-    case NCL_UINT64: return merge_u64;
-    case NCL_FLOAT32: return merge_f32;
-    case NCL_FLOAT64: return merge_f64;
-    default: return merge_u8;
+    case NCL_INT8: return split_i8;
+    case NCL_INT16: return split_i16;
+    case NCL_UINT16: return split_u16;
+    case NCL_INT32: return split_i32;
+    case NCL_UINT32: return split_u32;
+    case NCL_INT64: return split_i64;
+    case NCL_UINT64: return split_u64;
+    case NCL_FLOAT32: return split_f32;
+    case NCL_FLOAT64: return split_f64;
+    default: return split_u8; /* bool's keys are its bytes */
     }
 }
 
@@ -422,75 +460,98 @@ static NclStatus slices_task(void *arg, int worker, int64_t task, int *fpe)
     return run_slices(j->pl, s0, s1, scratch, worker, fpe);
 }
 
-/* One long slice, phase 1: task t sorts part t into buf[0]. */
-static NclStatus part_task(void *arg, int worker, int64_t task, int *fpe)
-{
-    const sort_job *j = arg;
-    const sort_plan *pl = j->pl;
-    const int64_t lo = j->bounds[task], hi = j->bounds[task + 1];
-    ncl_sort_aux aux = {j->wbytes ? j->work + (size_t)task * j->wbytes : NULL, j->wbytes, pl->kind,
-                        0};
-    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
-                        NCL_ACCURACY_HIGH};
-    const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
-    char *args[2] = {(char *)j->in + (size_t)lo * pl->isz, j->buf[0] + (size_t)lo * pl->rsz};
-    NclStatus st = pl->kernel->fn(pl->kernel, &ctx, args, hi - lo, steps);
-    if (st || pl->op != NCL_ARGSORT) return st;
-    for (int64_t i = lo; i < hi; i++) { /* part-local indices become slice indices */
-        int64_t ix;
-        memcpy(&ix, args[1] + 8 * (i - lo), 8);
-        ix += lo;
-        memcpy(args[1] + 8 * (i - lo), &ix, 8);
-    }
-    return NCL_OK;
-}
-
-/* One long slice, a merge round: task t writes results [n t / nt, n (t+1) / nt)
-   of the round's pairwise merges of runs. */
-static NclStatus merge_task(void *arg, int worker, int64_t task, int *fpe)
+/* One long slice, phase 1: task t counts part t per range. */
+static NclStatus count_task(void *arg, int worker, int64_t task, int *fpe)
 {
     (void)worker;
     (void)fpe;
     const sort_job *j = arg;
+    split_for(j->pl->sig[0])(j, task, 0);
+    return NCL_OK;
+}
+
+/* Phase 2: task t scatters part t. */
+static NclStatus scatter_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    (void)worker;
+    (void)fpe;
+    const sort_job *j = arg;
+    split_for(j->pl->sig[0])(j, task, 1);
+    return NCL_OK;
+}
+
+/* Phase 3: task r sorts range r into its place; ARGSORT's range-local
+   indices then become slice positions. */
+static NclStatus range_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const sort_job *j = arg;
     const sort_plan *pl = j->pl;
-    const int64_t n = pl->n;
-    const int64_t k0 = n * task / j->nt, k1 = n * (task + 1) / j->nt;
-    const merge_fn merge = merge_for(pl->sig[0]);
-    const int argsort = pl->op == NCL_ARGSORT;
-    for (int r = 0; r < j->nruns; r += 2) {
-        const int64_t a0 = j->bounds[r], b0 = j->bounds[r + 1];
-        const int64_t b1 = r + 2 <= j->nruns ? j->bounds[r + 2] : b0;
-        const int64_t lo = k0 > a0 ? k0 : a0, hi = k1 < b1 ? k1 : b1;
-        if (lo >= hi) continue;
-        /* a lone last run is merged with an empty one: copied */
-        merge(argsort || pl->kind == NCL_SORT_STABLE, argsort, pl->isz, pl->rsz, j->in, j->src + (size_t)a0 * pl->rsz, b0 - a0,
-              j->src + (size_t)b0 * pl->rsz, b1 - b0, j->out + (size_t)a0 * pl->rsz, lo - a0,
-              hi - a0);
+    const int64_t lo = j->bounds[task], m = j->bounds[task + 1] - lo;
+    if (m == 0) return NCL_OK;
+    const size_t wb = ncl_sort_work_bytes((int)pl->op, pl->sig[0], pl->kind, m);
+    ncl_sort_aux aux = {wb ? j->work + j->wofs[task] : NULL, wb, pl->kind, 0};
+    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
+                        NCL_ACCURACY_HIGH};
+    const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
+    char *args[2] = {j->vals + (size_t)lo * pl->isz, j->dst + (size_t)lo * pl->rsz};
+    NclStatus st = pl->kernel->fn(pl->kernel, &ctx, args, m, steps);
+    if (st || pl->op != NCL_ARGSORT) return st;
+    for (int64_t k = 0; k < m; k++) {
+        int64_t ix;
+        memcpy(&ix, args[1] + 8 * k, 8);
+        if ((uint64_t)ix >= (uint64_t)m) return NCL_ERR_INVALID_ARGUMENT; /* not a permutation */
+        memcpy(args[1] + 8 * k, &j->idx[lo + ix], 8);
     }
     return NCL_OK;
 }
 
-/* Sorts the one slice of pl across j->nt threads into j->dst. */
-static NclStatus sort_split(sort_job *j, int *fpe, int *used)
+/* Sample records for the splitters of n elements on nt threads. */
+NCL_INLINE int64_t split_samples(int64_t n, int nt)
+{
+    int64_t s = (int64_t)SORT_SAMPLE * nt;
+    if (s > 65536) s = 65536;
+    return s < n ? s : n;
+}
+
+/* Sorts the one slice of pl across j->nt threads into j->dst; sample holds
+   split_samples() records. */
+static NclStatus sort_split(sort_job *j, sort_rec *sample, int *fpe, int *used)
 {
     const sort_plan *pl = j->pl;
-    const int64_t n = pl->n;
-    j->nruns = j->nt;
-    for (int t = 0; t <= j->nt; t++) j->bounds[t] = n * t / j->nt;
-    NclStatus st = ncl_pool_run(j->nt, j->nt, part_task, j, 0, fpe, used);
-    if (st) return st;
-    int cur = 0;
-    while (j->nruns > 1) {
-        const int next = (j->nruns + 1) / 2;
-        j->src = j->buf[cur];
-        j->out = next == 1 ? j->dst : j->buf[cur ^ 1];
-        if ((st = ncl_pool_run(j->nt, j->nt, merge_task, j, 0, fpe, NULL))) return st;
-        for (int r = 0; r < next; r++) j->bounds[r] = j->bounds[2 * r];
-        j->bounds[next] = n;
-        j->nruns = next;
-        cur ^= 1;
+    const int64_t n = pl->n, ns = split_samples(n, j->nt);
+    const NclDType dt = pl->sig[0];
+    const int nt = j->nt;
+    /* evenly spaced samples: any choice gives the same result, this one
+       balances sorted and random input alike */
+    for (int64_t s = 0; s < ns; s++) {
+        const int64_t i = (2 * s + 1) * n / (2 * ns);
+        sample[s].key = split_key(pl->idata + i * pl->istep, dt, j->canon);
+        sample[s].i = i;
     }
-    return NCL_OK;
+    qsort(sample, (size_t)ns, sizeof *sample, rec_cmp);
+    for (int r = 1; r < nt; r++) {
+        const sort_rec *q = &sample[ns * r / nt];
+        j->skey[r - 1] = q->key;
+        j->sidx[r - 1] = q->i;
+    }
+    NclStatus st = ncl_pool_run(nt, nt, count_task, j, 0, fpe, used);
+    if (st) return st;
+    /* counts to scatter positions, range by range, part by part */
+    int64_t pos = 0;
+    size_t wofs = 0;
+    for (int r = 0; r < nt; r++) {
+        j->bounds[r] = pos;
+        for (int t = 0; t < nt; t++) {
+            const int64_t c = j->counts[t * nt + r];
+            j->counts[t * nt + r] = pos;
+            pos += c;
+        }
+        j->wofs[r] = wofs;
+        wofs += round64(ncl_sort_work_bytes((int)pl->op, dt, pl->kind, pos - j->bounds[r]));
+    }
+    j->bounds[nt] = pos;
+    if ((st = ncl_pool_run(nt, nt, scatter_task, j, 0, fpe, NULL))) return st;
+    return ncl_pool_run(nt, nt, range_task, j, 0, fpe, NULL);
 }
 
 /* ---- the default implementation ------------------------------------------------------ */
@@ -567,28 +628,26 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     pl.gbytes = pl.gather ? (size_t)n * pl.isz : 0;
     pl.obytes = pl.direct ? 0 : (size_t)n * pl.rsz;
     pl.wbytes = ncl_sort_work_bytes((int)op, a->dtype, pl.kind, n);
-    /* Threads: slices across them, or one long slice split in parts. */
+    /* Threads: slices across them, or one long slice split by value. */
     sort_job job;
-    memset(&job, 0, sizeof job);
     job.pl = &pl;
     int nt = a->size > 0 ? ncl_pool_threads(a->size * NCL_COST_SORT) : 1;
     int split = 0;
-    size_t total = 0;
+    size_t total = 0, wsplit = 0, meta = 0, sbytes = 0, vbytes = 0, ibytes = 0;
     if (nt > 1 && pl.nslices >= 2) {
         if (pl.nslices < nt) nt = (int)pl.nslices;
-    } else if (nt > 1 && pl.nslices == 1 && (op == NCL_SORT || op == NCL_ARGSORT)) {
-        /* only where the built-in kernel sorts the parts and the whole
-           stably (radix), so that the merge gives its very result */
-        const int64_t part = (n + nt - 1) / nt;
-        split = ncl_sort_uses_radix((int)op, a->dtype, pl.kind, n / nt) &&
-                ncl_sort_uses_radix((int)op, a->dtype, pl.kind, n);
-        if (split) {
-            job.wbytes = round64(ncl_sort_work_bytes((int)op, a->dtype, pl.kind, part));
-            total = round64(pl.gbytes) + round64(pl.obytes) + round64((size_t)n * pl.rsz) *
-                    (nt > 2 ? 2 : 1) + (size_t)nt * job.wbytes;
-        } else {
-            nt = 1;
-        }
+    } else if (nt > 1 && pl.nslices == 1 && (op == NCL_SORT || op == NCL_ARGSORT) &&
+               n >= (int64_t)SORT_SPLIT_MIN * nt) {
+        /* the output buffer, the elements by range (and their positions),
+           the sample, counts and range bounds, and the ranges' workspaces */
+        split = 1;
+        wsplit = ncl_sort_ranges_work_bytes((int)op, a->dtype, pl.kind, n, nt);
+        vbytes = round64((size_t)n * pl.isz);
+        ibytes = op == NCL_ARGSORT ? round64((size_t)n * 8) : 0;
+        sbytes = round64((size_t)split_samples(n, nt) * sizeof(sort_rec));
+        meta = round64(((size_t)nt * (size_t)nt + 4 * (size_t)nt + 1) * 8);
+        total = round64(pl.obytes) + vbytes + ibytes + sbytes + meta;
+        total = wsplit > SIZE_MAX / 2 || total > SIZE_MAX / 2 ? SIZE_MAX : total + round64(wsplit);
     } else {
         nt = 1;
     }
@@ -597,7 +656,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     if (!split) total = job.block * (size_t)nt;
 
     if (a->size > 0) {
-        if (pl.wbytes == SIZE_MAX || pl.wbytes > SIZE_MAX / 2 || job.wbytes > SIZE_MAX / 2) {
+        if (pl.wbytes == SIZE_MAX || pl.wbytes > SIZE_MAX / 2 || total == SIZE_MAX) {
             st = ncl_error(NCL_ERR_NO_MEMORY, WHO ": the workspace for slices of %lld elements "
                            "does not fit in memory", pl.name, (long long)n);
             plan_release(&pl, st);
@@ -627,16 +686,22 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
         ncl_fpe_saved saved;
         ncl_fpe_begin(&saved);
         if (split) {
-            char *g = base, *obuf = g + round64(pl.gbytes), *p0 = obuf + round64(pl.obytes);
-            char *p1 = p0 + round64((size_t)n * pl.rsz);
-            if (pl.gather) copy_strided(g, (int64_t)pl.isz, pl.idata, pl.istep, n, pl.isz);
-            job.in = pl.gather ? g : pl.idata;
-            job.dst = pl.direct ? pl.odata : obuf;
-            job.buf[0] = p0;
-            job.buf[1] = nt > 2 ? p1 : NULL;
-            job.work = nt > 2 ? p1 + round64((size_t)n * pl.rsz) : p1;
-            st = sort_split(&job, &fpe, &used);
-            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, obuf, (int64_t)pl.rsz, n, pl.rsz);
+            /* the input is read where it is (no gather: nothing is written
+               to the output before the last phase) */
+            char *sp = base + round64(pl.obytes);
+            job.dst = pl.direct ? pl.odata : base;
+            job.vals = sp;
+            job.idx = ibytes ? (int64_t *)(void *)(sp + vbytes) : NULL;
+            sort_rec *sample = (sort_rec *)(void *)(sp + vbytes + ibytes);
+            job.counts = (int64_t *)(void *)(sp + vbytes + ibytes + sbytes);
+            job.bounds = job.counts + (size_t)nt * (size_t)nt;
+            job.skey = (uint64_t *)(job.bounds + nt + 1);
+            job.sidx = (int64_t *)(job.skey + nt);
+            job.wofs = (size_t *)(void *)(job.sidx + nt);
+            job.work = sp + vbytes + ibytes + sbytes + meta;
+            job.canon = op == NCL_ARGSORT || pl.kind == NCL_SORT_STABLE;
+            st = sort_split(&job, sample, &fpe, &used);
+            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, base, (int64_t)pl.rsz, n, pl.rsz);
         } else if (nt > 1) {
             st = ncl_pool_run(nt, nt, slices_task, &job, 0, &fpe, &used);
         } else {

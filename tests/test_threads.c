@@ -361,7 +361,7 @@ END_TEST
 
 START_TEST(t_sort_split_is_sorted)
 {
-    /* the merged result is the stable sort: check it directly */
+    /* the split result is the stable sort: check it directly */
     const int64_t n = 300007;
     NclArray *v = random_array(NCL_INT32, 1, &n, 41, 0), *idx = NULL;
     for (int64_t i = 0; i < n; i++) ncl_test_set_i(v, i, ncl_test_get_i(v, i) % 1000);
@@ -375,6 +375,57 @@ START_TEST(t_sort_split_is_sorted)
     }
     NclArrayRelease(idx);
     NclArrayRelease(v);
+}
+END_TEST
+
+/* One long slice is split by value across threads (src/sort.c): every
+   dtype, both kinds and argsort give the same bits on 1, 2 and 3 threads
+   for random data with duplicates, -0.0, +0.0 and NaNs of both signs,
+   sorted, reversed and nearly constant input, at lengths just below and
+   above where 2 and 3 threads split (256 elements per thread), and read
+   through a reversed view. */
+START_TEST(t_sort_split_by_value)
+{
+    const NclDType dt = (NclDType)_i;
+    const int64_t lens[] = {511, 512, 513, 767, 768, 769, 20011};
+    const int fp = dt == NCL_FLOAT32 || dt == NCL_FLOAT64;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        const int64_t n = lens[li];
+        for (int pattern = 0; pattern < 4; pattern++) {
+            uint64_t seed = 77 + (uint64_t)li * 4 + (uint64_t)pattern;
+            NclArray *v = random_array(dt, 1, &n, seed, 1e6);
+            for (int64_t i = 0; i < n; i++) {
+                double x = 0;
+                switch (pattern) {
+                case 0: /* random, every fifth a small duplicate */
+                    if (i % 5 == 0) ncl_test_set_d(v, i, (double)(i % 3));
+                    continue;
+                case 1: x = (double)(i * 100 / n); break;         /* sorted, runs */
+                case 2: x = (double)((n - 1 - i) * 100 / n); break; /* reversed */
+                default: x = (double)(i % 97 == 0); break;         /* nearly constant */
+                }
+                ncl_test_set_d(v, i, x);
+            }
+            if (fp) {
+                for (int64_t i = 1; i < n; i += 9) ncl_test_set_d(v, i, (i & 2) ? -0.0 : 0.0);
+                for (int64_t i = 4; i < n; i += 17) ncl_test_set_d(v, i, (i & 2) ? NAN : -NAN);
+            }
+            NclArray *rev = NULL;
+            const int64_t start = n - 1, stop = -n - 1, step = -1;
+            NCL_CHECK_OK(NclArraySlice(v, &start, &stop, &step, &rev));
+            for (int view = 0; view < 2; view++) {
+                for (int c = 0; c < 3; c++) {
+                    sort_case k = {c == 2 ? NCL_ARGSORT : NCL_SORT, view ? rev : v, c == 1};
+                    char what[96];
+                    snprintf(what, sizeof what, "%s n %lld pattern %d view %d case %d",
+                             NclDTypeName(dt), (long long)n, pattern, view, c);
+                    same_bits(what, sort_compute, &k);
+                }
+            }
+            NclArrayRelease(rev);
+            NclArrayRelease(v);
+        }
+    }
 }
 END_TEST
 
@@ -625,6 +676,7 @@ static Suite *threads_suite(void)
     tcase_add_loop_test(tc, t_reduce_same_bits, 0, 2);
     tcase_add_loop_test(tc, t_sort_same_bits, 0, 5);
     tcase_add_test(tc, t_sort_split_is_sorted);
+    tcase_add_loop_test(tc, t_sort_split_by_value, 0, NCL_NTYPES);
     tc = ncl_test_tcase(s, "pool");
     tcase_add_test(tc, t_unhook_threader);
     tcase_add_test(tc, t_fpe_from_worker);

@@ -129,4 +129,17 @@ static inline size_t ncl_sort_work_bytes(int op, NclDType dt, int kind, int64_t 
     return bytes + extra;
 }
 
+/* Bytes that hold the workspaces of up to nparts slices of n > NCL_SORT_SMALL
+   elements in all, one after another, each rounded up to 64 bytes: a part
+   of m <= n elements needs at most m times the whole's bytes per element
+   (narrower slices never need more per element) plus the fixed extra. */
+static inline size_t ncl_sort_ranges_work_bytes(int op, NclDType dt, int kind, int64_t n,
+                                                int nparts)
+{
+    const size_t whole = ncl_sort_work_bytes(op, dt, kind, n);
+    if (whole == 0 || whole == SIZE_MAX) return whole;
+    const size_t extra = (size_t)nparts * (NCL_SORT_HIST_BYTES + 5 * 64);
+    return whole > SIZE_MAX - extra ? SIZE_MAX : whole + extra;
+}
+
 #endif /* NCL_SORT_KERNEL_H */
