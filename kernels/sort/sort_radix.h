@@ -90,25 +90,70 @@ NCL_KINLINE void rx_prefix(uint32_t *h, int bits)
     }
 }
 
-/* Each driver runs its passes the same way: j = 0 .. p-1 on digit dig[j],
-   the first reading the input, the last writing the output, and pass j
-   writing the output when p-1-j is even, the scratch buffer when odd (so
-   pass p-2 writes scratch and the last one reads it). Every pass but the
-   last counts digit dig[j+1] into nh, which becomes the next offsets. The
-   pass functions take first / last as constants, so each of the four
-   variants compiles to its own loop. */
+/* The buffers of one sort: the input, and two sides that the passes
+   alternate between, side 0 holding the output. Values and packed records
+   use side[] only; wide records keep their indices there and their keys in
+   keys[] (the output never holds keys). */
+typedef struct rx_bufs {
+    const char *in;
+    char *side[2];
+    char *keys[2];
+} rx_bufs;
+
+/* A pass on the digit at shift from side ss (the input when first) to side
+   ds (the output when last); unless last, it counts the digit at nshift
+   into nh. */
+typedef void (*rx_pass_fn)(const rx_bufs *b, int ss, int ds, int64_t n, const uint32_t *ofs,
+                           int shift, int bits, uint32_t *nh, int nshift, NclDType dt, int first,
+                           int last);
+
+/* The one driver: finds the varying digits of in[0, n) and runs pass j
+   on digit dig[j], the first reading the input, the last writing side 0,
+   pass j writing side 0 when p-1-j is even and side 1 when odd. Every pass
+   but the last counts digit dig[j+1] into nh, which becomes the next
+   offsets. Inlined with a constant pass, and the passes with constant
+   first / last, so each layout compiles to four loops of its own.
+   Returns the number of passes; 0 (nothing written) when every key is
+   equal. hist holds 2 * 1024 counters. */
+NCL_KINLINE int rx_drive(const rx_bufs *b, uint32_t *hist, int64_t n, NclDType dt, int canonical,
+                         int bits, rx_pass_fn pass)
+{
+    const int w = ncl_sort_width(dt);
+    uint32_t *h = hist, *nh = hist + 1024, *t;
+    int dig[NCL_SORT_RADIX_MAXDIG];
+    const int p = rx_digits(rx_scan(b->in, n, dt, canonical, bits, h), rx_ndig(w, bits), bits, dig);
+    if (p == 0) return 0;
+    if (dig[0] != 0) rx_recount(b->in, n, dt, canonical, dig[0] * bits, bits, h);
+    rx_prefix(h, bits);
+    if (p == 1) {
+        pass(b, 0, 0, n, h, dig[0] * bits, bits, NULL, 0, dt, 1, 1);
+        return 1;
+    }
+    int side = (p - 1) & 1;
+    pass(b, 0, side, n, h, dig[0] * bits, bits, nh, dig[1] * bits, dt, 1, 0);
+    for (int j = 1; j < p - 1; j++) {
+        rx_prefix(nh, bits);
+        t = h, h = nh, nh = t;
+        pass(b, side, side ^ 1, n, h, dig[j] * bits, bits, nh, dig[j + 1] * bits, dt, 0, 0);
+        side ^= 1;
+    }
+    rx_prefix(nh, bits);
+    pass(b, side, 0, n, nh, dig[p - 1] * bits, bits, NULL, 0, dt, 0, 1);
+    return p;
+}
 
 /* ---- values ---------------------------------------------------------------------- */
 
-/* A pass on the digit at shift: first reads elements (and makes bkeys), last
-   writes elements back (binv); otherwise bkeys both ways. Unless last, the
-   digit at nshift is counted into nh. */
-NCL_KINLINE void rx_pass_values(const char *src, char *dst, int64_t n, const uint32_t *ofs,
+/* first reads elements (and makes bkeys), last writes elements back
+   (binv); otherwise bkeys both ways. */
+NCL_KINLINE void rx_pass_values(const rx_bufs *b, int ss, int ds, int64_t n, const uint32_t *ofs,
                                 int shift, int bits, uint32_t *nh, int nshift, NclDType dt,
                                 int first, int last)
 {
     const int w = ncl_sort_width(dt);
     const uint64_t mask = rx_mask(bits);
+    const char *src = first ? b->in : b->side[ss];
+    char *dst = b->side[ds];
     uint32_t off[1024];
     memcpy(off, ofs, (size_t)(mask + 1) * sizeof *off);
     if (!last) memset(nh, 0, (size_t)(mask + 1) * sizeof *nh);
@@ -125,41 +170,22 @@ NCL_KINLINE void rx_pass_values(const char *src, char *dst, int64_t n, const uin
 NCL_KINLINE void rx_sort_values(const char *in, char *out, char *tmp, uint32_t *hist, int64_t n,
                                 NclDType dt)
 {
-    const int w = ncl_sort_width(dt), bits = rx_bits(w, 1);
-    uint32_t *h = hist, *nh = hist + 1024, *t;
-    int dig[NCL_SORT_RADIX_MAXDIG];
-    const int p = rx_digits(rx_scan(in, n, dt, 0, bits, h), rx_ndig(w, bits), bits, dig);
-    if (p == 0) { /* every key equal: bkeys are a bijection, so are the elements */
-        memcpy(out, in, (size_t)n * (size_t)w);
-        return;
-    }
-    if (dig[0] != 0) rx_recount(in, n, dt, 0, dig[0] * bits, bits, h);
-    rx_prefix(h, bits);
-    if (p == 1) {
-        rx_pass_values(in, out, n, h, dig[0] * bits, bits, NULL, 0, dt, 1, 1);
-        return;
-    }
-    char *cur = ((p - 1) & 1) ? tmp : out;
-    rx_pass_values(in, cur, n, h, dig[0] * bits, bits, nh, dig[1] * bits, dt, 1, 0);
-    for (int j = 1; j < p - 1; j++) {
-        rx_prefix(nh, bits);
-        t = h, h = nh, nh = t;
-        char *next = cur == out ? tmp : out;
-        rx_pass_values(cur, next, n, h, dig[j] * bits, bits, nh, dig[j + 1] * bits, dt, 0, 0);
-        cur = next;
-    }
-    rx_prefix(nh, bits);
-    rx_pass_values(cur, out, n, nh, dig[p - 1] * bits, bits, NULL, 0, dt, 0, 1);
+    const rx_bufs b = {in, {out, tmp}, {NULL, NULL}};
+    /* every key equal: bkeys are a bijection, so are the elements */
+    if (rx_drive(&b, hist, n, dt, 0, rx_bits(ncl_sort_width(dt), 1), rx_pass_values) == 0)
+        memcpy(out, in, (size_t)n * (size_t)ncl_sort_width(dt));
 }
 
 /* ---- packed (ckey << 32 | index) ---------------------------------------------------- */
 
-NCL_KINLINE void rx_pass_packed(const char *src, char *dst, int64_t n, const uint32_t *ofs,
+NCL_KINLINE void rx_pass_packed(const rx_bufs *b, int ss, int ds, int64_t n, const uint32_t *ofs,
                                 int shift, int bits, uint32_t *nh, int nshift, NclDType dt,
                                 int first, int last)
 {
     const int w = ncl_sort_width(dt);
     const uint64_t mask = rx_mask(bits);
+    const char *src = first ? b->in : b->side[ss];
+    char *dst = b->side[ds];
     uint32_t off[1024];
     memcpy(off, ofs, (size_t)(mask + 1) * sizeof *off);
     if (!last) memset(nh, 0, (size_t)(mask + 1) * sizeof *nh);
@@ -177,43 +203,23 @@ NCL_KINLINE void rx_pass_packed(const char *src, char *dst, int64_t n, const uin
 NCL_KINLINE void rx_argsort_packed(const char *in, char *out, char *tmp, uint32_t *hist, int64_t n,
                                    NclDType dt)
 {
-    const int w = ncl_sort_width(dt), bits = rx_bits(w, 0);
-    uint32_t *h = hist, *nh = hist + 1024, *t;
-    int dig[NCL_SORT_RADIX_MAXDIG];
-    const int p = rx_digits(rx_scan(in, n, dt, 1, bits, h), rx_ndig(w, bits), bits, dig);
-    if (p == 0) {
+    const rx_bufs b = {in, {out, tmp}, {NULL, NULL}};
+    if (rx_drive(&b, hist, n, dt, 1, rx_bits(ncl_sort_width(dt), 0), rx_pass_packed) == 0)
         for (int64_t i = 0; i < n; i++) sk_store(out + i * 8, (uint64_t)i, 8);
-        return;
-    }
-    if (dig[0] != 0) rx_recount(in, n, dt, 1, dig[0] * bits, bits, h);
-    rx_prefix(h, bits);
-    if (p == 1) {
-        rx_pass_packed(in, out, n, h, dig[0] * bits, bits, NULL, 0, dt, 1, 1);
-        return;
-    }
-    char *cur = ((p - 1) & 1) ? tmp : out;
-    rx_pass_packed(in, cur, n, h, dig[0] * bits, bits, nh, dig[1] * bits, dt, 1, 0);
-    for (int j = 1; j < p - 1; j++) {
-        rx_prefix(nh, bits);
-        t = h, h = nh, nh = t;
-        char *next = cur == out ? tmp : out;
-        rx_pass_packed(cur, next, n, h, dig[j] * bits, bits, nh, dig[j + 1] * bits, dt, 0, 0);
-        cur = next;
-    }
-    rx_prefix(nh, bits);
-    rx_pass_packed(cur, out, n, nh, dig[p - 1] * bits, bits, NULL, 0, dt, 0, 1);
 }
 
 /* ---- wide (64-bit keys, 64-bit indices) ---------------------------------------------- */
 
-/* first: keys from the elements at sk, indices 0..n-1; last: only the
+/* first: keys from the elements at in, indices 0..n-1; last: only the
    indices are written. */
-NCL_KINLINE void rx_pass_wide(const char *sk, const char *si, char *dk, char *di, int64_t n,
-                              const uint32_t *ofs, int shift, int bits, uint32_t *nh, int nshift,
-                              NclDType dt, int first, int last)
+NCL_KINLINE void rx_pass_wide(const rx_bufs *b, int ss, int ds, int64_t n, const uint32_t *ofs,
+                              int shift, int bits, uint32_t *nh, int nshift, NclDType dt,
+                              int first, int last)
 {
     const int w = ncl_sort_width(dt);
     const uint64_t mask = rx_mask(bits);
+    const char *sk = first ? b->in : b->keys[ss], *si = b->side[ss];
+    char *dk = b->keys[ds], *di = b->side[ds];
     uint32_t off[1024];
     memcpy(off, ofs, (size_t)(mask + 1) * sizeof *off);
     if (!last) memset(nh, 0, (size_t)(mask + 1) * sizeof *nh);
@@ -240,33 +246,9 @@ NCL_KINLINE void rx_pass_wide(const char *sk, const char *si, char *dk, char *di
 NCL_KINLINE void rx_argsort_wide(const char *in, char *out, char *k0, char *k1, char *i0,
                                  uint32_t *hist, int64_t n, NclDType dt)
 {
-    const int w = ncl_sort_width(dt), bits = rx_bits(w, 0);
-    uint32_t *h = hist, *nh = hist + 1024, *t;
-    int dig[NCL_SORT_RADIX_MAXDIG];
-    const int p = rx_digits(rx_scan(in, n, dt, 1, bits, h), rx_ndig(w, bits), bits, dig);
-    if (p == 0) {
+    const rx_bufs b = {in, {out, i0}, {k0, k1}};
+    if (rx_drive(&b, hist, n, dt, 1, rx_bits(ncl_sort_width(dt), 0), rx_pass_wide) == 0)
         for (int64_t i = 0; i < n; i++) sk_store(out + i * 8, (uint64_t)i, 8);
-        return;
-    }
-    if (dig[0] != 0) rx_recount(in, n, dt, 1, dig[0] * bits, bits, h);
-    rx_prefix(h, bits);
-    if (p == 1) {
-        rx_pass_wide(in, NULL, NULL, out, n, h, dig[0] * bits, bits, NULL, 0, dt, 1, 1);
-        return;
-    }
-    /* keys alternate k0, k1; indices as the other layouts, with i0 */
-    char *ck = k0, *ci = ((p - 1) & 1) ? i0 : out;
-    rx_pass_wide(in, NULL, ck, ci, n, h, dig[0] * bits, bits, nh, dig[1] * bits, dt, 1, 0);
-    for (int j = 1; j < p - 1; j++) {
-        rx_prefix(nh, bits);
-        t = h, h = nh, nh = t;
-        char *nk = ck == k0 ? k1 : k0, *ni = ci == out ? i0 : out;
-        rx_pass_wide(ck, ci, nk, ni, n, h, dig[j] * bits, bits, nh, dig[j + 1] * bits, dt, 0, 0);
-        ck = nk;
-        ci = ni;
-    }
-    rx_prefix(nh, bits);
-    rx_pass_wide(ck, ci, NULL, out, n, nh, dig[p - 1] * bits, bits, NULL, 0, dt, 0, 1);
 }
 
 /* ---- most-significant digit first (values of 4 and 8 bytes) ------------------------ */
