@@ -246,10 +246,18 @@ static ncl_sv_f64 ncl_vm_log_f64(ncl_sv_f64 x)
     const ncl_sv_f64 hi = NCL_VM_ADD(a, d);
     const ncl_sv_f64 lo = NCL_VM_ADD(NCL_VM_SUB(a, hi), d);
     ncl_sv_f64 y = NCL_VM_ADD(hi, NCL_VM_ADD(lo, NCL_VM_ADD(dl, NCL_VM_SUB(t, hl))));
-    /* the inputs outside (0, inf): -x NaN, +-0 -inf, +inf and NaN themselves */
-    y = NCL_VM_DSEL(_CMP_LT_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(NAN));
-    y = NCL_VM_DSEL(_CMP_EQ_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(-INFINITY));
-    y = NCL_VM_DSEL(_CMP_NLT_UQ, x, NCL_VM_D1(INFINITY), y, NCL_VM_ADD(x, x));
+    /* the inputs outside (0, inf): -x NaN, +-0 -inf, +inf and NaN
+       themselves; rare, so one test for the vector first */
+#if defined(__AVX512F__)
+    if (_mm512_cmp_pd_mask(x, NCL_VM_D1(0.0), _CMP_LE_OQ) | _mm512_cmp_pd_mask(x, NCL_VM_D1(INFINITY), _CMP_NLT_UQ)) {
+#else
+    if (_mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd(x, NCL_VM_D1(0.0), _CMP_LE_OQ),
+                                        _mm256_cmp_pd(x, NCL_VM_D1(INFINITY), _CMP_NLT_UQ)))) {
+#endif
+        y = NCL_VM_DSEL(_CMP_LT_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(NAN));
+        y = NCL_VM_DSEL(_CMP_EQ_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(-INFINITY));
+        y = NCL_VM_DSEL(_CMP_NLT_UQ, x, NCL_VM_D1(INFINITY), y, NCL_VM_ADD(x, x));
+    }
     return y;
 }
 
@@ -428,16 +436,24 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
     const ncl_sv_f32 hi = NCL_VM_FADD(a, f);
     const ncl_sv_f32 lo = NCL_VM_FADD(NCL_VM_FSUB(a, hi), f);
     ncl_sv_f32 y = NCL_VM_FADD(hi, NCL_VM_FADD(lo, t));
-    y = NCL_VM_FSEL(_CMP_LT_OQ, x, NCL_VM_F1(0.0f), y, NCL_VM_F1(NAN));
-    y = NCL_VM_FSEL(_CMP_EQ_OQ, x, NCL_VM_F1(0.0f), y, NCL_VM_F1(-INFINITY));
-    y = NCL_VM_FSEL(_CMP_NLT_UQ, x, NCL_VM_F1(INFINITY), y, NCL_VM_FADD(x, x));
+    /* the inputs outside (0, inf), rare: one test for the vector first */
+#if defined(__AVX512F__)
+    if (_mm512_cmp_ps_mask(x, NCL_VM_F1(0.0f), _CMP_LE_OQ) | _mm512_cmp_ps_mask(x, NCL_VM_F1(INFINITY), _CMP_NLT_UQ)) {
+#else
+    if (_mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(x, NCL_VM_F1(0.0f), _CMP_LE_OQ),
+                                        _mm256_cmp_ps(x, NCL_VM_F1(INFINITY), _CMP_NLT_UQ)))) {
+#endif
+        y = NCL_VM_FSEL(_CMP_LT_OQ, x, NCL_VM_F1(0.0f), y, NCL_VM_F1(NAN));
+        y = NCL_VM_FSEL(_CMP_EQ_OQ, x, NCL_VM_F1(0.0f), y, NCL_VM_F1(-INFINITY));
+        y = NCL_VM_FSEL(_CMP_NLT_UQ, x, NCL_VM_F1(INFINITY), y, NCL_VM_FADD(x, x));
+    }
     return y;
 }
 
 /* ---- sin, cos, float32 -----------------------------------------------------
    As float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3; a = x - n P1
    exact (a multiple of 2^-24 or of x's ulp, below 1 in magnitude), n P2
-   split exactly with FMA, a - n P2 - n P3 carried as rh + rl (2Sum); sin
+   split exactly with FMA, a - n P2 - n P3 carried as rh + rl; sin
    and cos of rh + rl each rounded once at the end. |x| from 2^18 on, inf
    and NaN are in the desc's scalar range. */
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
@@ -447,9 +463,10 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb6p+0f), x);
     const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(-0x1.777a5cp-25f));
     const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(-0x1.777a5cp-25f), bh);
+    /* Fast2Sum is exact here although |a| may be below |bh|: a is a
+       multiple of 2^-24, hence of bh's ulp (|bh| < 2^-7) */
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
-    const ncl_sv_f32 bb = NCL_VM_FSUB(rh, a);
-    const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, NCL_VM_FSUB(rh, bb)), NCL_VM_FADD(bh, bb));
+    const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, rh), bh);
     const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(-0x1.ee59dap-50f), NCL_VM_FSUB(err, bl));
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
     const ncl_sv_f32 h = NCL_VM_FMUL(z, NCL_VM_F1(0.5f));
