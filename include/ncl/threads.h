@@ -6,8 +6,8 @@
  *
  * Results never depend on the thread count: every split happens at
  * boundaries the single-thread algorithm already has (element ranges,
- * whole outputs, fixed reduction subtrees, a stable merge of stably sorted
- * runs), so 1, 2 or 64 threads give the same bits.
+ * whole outputs, fixed reduction subtrees, intervals of the sorted order),
+ * so 1, 2 or 64 threads give the same bits.
  *
  * Environment, read once when the settings are first needed:
  *   NCL_NUM_THREADS          the initial thread count: a decimal integer
