@@ -48,6 +48,7 @@ NCL_URCU_READER_DECL;
 
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include "hook_chain.h"
 
 /* ---- what liburcu does not do by itself ------------------------------------ */
@@ -867,13 +868,23 @@ NclStatus NclHooksWalk(NclSubsystem s,
 /* Deferred reclaims still queued on liburcu's call_rcu thread would run
    deferred_reclaim after this library's code is unmapped: wait for them
    (unload.c), not from inside a call (the grace period would wait for
-   this thread). TSan builds wait only when some are queued: urcu_bp_barrier's
-   own bookkeeping is more than TSan can follow through an uninstrumented
-   liburcu, and every process would report it at exit. */
+   this thread). */
 void ncl_hooks_unload(void)
 {
+    if (ncl_hooks_in_reader()) return;
 #ifdef NCL_TSAN_RCU
+    /* urcu_bp_barrier's own bookkeeping is more than TSan can follow
+       through an uninstrumented liburcu (it reports the barrier's block
+       freed on the call_rcu thread), so TSan builds wait on NCLib's own
+       count of queued reclaims instead: the acquire load pairs with the
+       release decrement that ends deferred_reclaim. Only the return from
+       it is then left to race with the unmapping, which one more
+       millisecond covers in these test builds. */
+    const struct timespec tick = { 0, 100000 }, grace = { 0, 1000000 };
     if (__atomic_load_n(&deferred_pending, __ATOMIC_ACQUIRE) == 0) return;
+    while (__atomic_load_n(&deferred_pending, __ATOMIC_ACQUIRE) != 0) nanosleep(&tick, NULL);
+    nanosleep(&grace, NULL);
+#else
+    urcu_bp_barrier();
 #endif
-    if (!ncl_hooks_in_reader()) urcu_bp_barrier();
 }
