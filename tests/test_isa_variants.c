@@ -21,7 +21,10 @@
  * registers those runs with NCL_DISABLE_CPU_FEATURES).
  */
 /* NCL_TEST_LINK_INTERNAL */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <fenv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "ncl_test.h"
 #include "cpu.h"
 #include "ncl_kernel.h"
@@ -387,6 +390,8 @@ static const big_case big_cases[] = {
     BIN3(NCL_MAXIMUM, NCL_FLOAT64), BIN3(NCL_ADD, NCL_INT16),
     {NCL_SUBSYSTEM_BINARY, NCL_LOGICAL_AND, {NCL_FLOAT32, NCL_FLOAT32, NCL_BOOL}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_FLOAT64, NCL_FLOAT64, NCL_BOOL}},
+    {NCL_SUBSYSTEM_COMPARE, NCL_CMP_GT, {NCL_INT64, NCL_INT64, NCL_BOOL}},
+    {NCL_SUBSYSTEM_COMPARE, NCL_CMP_NE, {NCL_INT64, NCL_UINT64, NCL_BOOL}},
     {NCL_SUBSYSTEM_UNARY, NCL_SQRT, {NCL_FLOAT32, NCL_FLOAT32, -1}},
     {NCL_SUBSYSTEM_UNARY, NCL_SQRT, {NCL_FLOAT64, NCL_FLOAT64, -1}},
     {NCL_SUBSYSTEM_UNARY, NCL_NEGATIVE, {NCL_INT8, NCL_INT8, -1}},
@@ -500,6 +505,131 @@ END_TEST
 START_TEST(avx512_big_outputs_match_baseline) { check_big_outputs(NCL_ISA_AVX512); }
 END_TEST
 
+/* ---- a stride-2 operand ----------------------------------------------------------
+   An 8-byte operand of step 16 (a view a[::2]) with the other operand and the
+   output contiguous is packed into a block by vector permutes in the AVX2
+   and AVX-512 builds (ncl_kernel.h). Each of a sample of binary and compare
+   kernels runs with the first or the second operand strided so, at every
+   length 0..40 and around the vector and block widths, aligned, misaligned,
+   with the output in place of the contiguous operand, and with the strided
+   operand's last element ending right before an inaccessible page (the
+   permute must not read its odd neighbour there). */
+
+static const big_case s2_cases[] = {
+    {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_DIVIDE, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_MAXIMUM, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_SUBTRACT, {NCL_INT64, NCL_INT64, NCL_INT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_UINT64, NCL_UINT64, NCL_UINT64}},
+    {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_FLOAT64, NCL_FLOAT64, NCL_BOOL}},
+    {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_INT64, NCL_FLOAT32, NCL_BOOL}},
+};
+
+enum { S2_ALIGNED, S2_MISALIGNED, S2_INPLACE, S2_GUARDED, S2_NLAYOUTS };
+#define S2_MAXN 600
+
+/* Runs e over n elements with operand k2 at step 16; the inputs come from
+   in (k2's elements at even slots); the output is copied to out. */
+static int run_s2(const ncl_kernel_entry *e, char *const *in, int k2, int64_t n, int layout,
+                  char *work, char *guarded_end, char *out)
+{
+    const size_t osize = NclDTypeSize((NclDType)e->sig[2]);
+    char *args[3];
+    int64_t steps[3];
+    const size_t slot = 2 * S2_MAXN * 8 + 128;
+    for (int k = 0; k < 2; k++) {
+        const size_t size = NclDTypeSize((NclDType)e->sig[k]);
+        const int64_t step = k == k2 ? 16 : (int64_t)size;
+        args[k] = work + (size_t)k * slot + 64 + (layout == S2_MISALIGNED ? 1 + (size_t)k : 0);
+        if (k == k2 && layout == S2_GUARDED)
+            args[k] = guarded_end - (n > 0 ? 16 * (n - 1) + 8 : 0);
+        for (int64_t j = 0; j < n; j++) memcpy(args[k] + j * step, in[k] + j * 16, size);
+        steps[k] = step;
+    }
+    args[2] = work + 2 * slot + 64 + (layout == S2_MISALIGNED ? 3 : 0);
+    steps[2] = (int64_t)osize;
+    if (layout == S2_INPLACE) args[2] = args[1 - k2];
+    int fpe = 0;
+    NclDType sig[3] = {(NclDType)e->sig[0], (NclDType)e->sig[1], (NclDType)e->sig[2]};
+    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, 2, 1,
+                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
+    ctx.signature = sig;
+    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
+    feclearexcept(FE_ALL_EXCEPT);
+    const NclStatus st = e->fn(&node, &ctx, args, n, steps);
+    const int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
+    feclearexcept(FE_ALL_EXCEPT);
+    ck_assert_int_eq(st, NCL_OK);
+    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
+    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
+    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
+    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
+    memcpy(out, args[2], (size_t)n * osize);
+    return fpe;
+}
+
+static void check_stride2(ncl_isa v)
+{
+    load_tables();
+    if (!variant_present[v] || !ncl_isa_cpu_supports(v)) {
+        printf("variant %s: not run (not built or not supported)\n", ncl_isa_name(v));
+        return;
+    }
+    const tables *base = &variant[NCL_ISA_BASELINE];
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t gsize = (2 * S2_MAXN * 8 / page + 2) * page;
+    char *g = mmap(NULL, gsize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert(g != MAP_FAILED);
+    ck_assert_int_eq(mprotect(g + gsize - page, page, PROT_NONE), 0);
+    char *const guarded_end = g + gsize - page;
+    static char work[3 * (2 * S2_MAXN * 8 + 128)], out_b[S2_MAXN * 8], out_v[S2_MAXN * 8];
+    static char inbuf[2][2 * S2_MAXN * 8];
+    char *in[2] = {inbuf[0], inbuf[1]};
+    static const int64_t extra[] = {63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 383, 385, S2_MAXN};
+    for (size_t c = 0; c < sizeof s2_cases / sizeof s2_cases[0]; c++) {
+        const big_case *bc = &s2_cases[c];
+        ncl_kernel_entry want = {bc->subsystem, 3, bc->op, {0}, NULL, NULL};
+        memcpy(want.sig, bc->sig, 3);
+        const ncl_kernel_entry *eb = find_entry(base, &want), *ev = find_entry(&variant[v], &want);
+        ck_assert_msg(eb != NULL && ev != NULL, "stride-2 case %zu: no kernel", c);
+        for (int k = 0; k < 2; k++)
+            for (int64_t j = 0; j < S2_MAXN; j++)
+                random_element((NclDType)bc->sig[k], in[k] + j * 16);
+        const size_t osize = NclDTypeSize((NclDType)bc->sig[2]);
+        for (int k2 = 0; k2 < 2; k2++) {
+            if (NclDTypeSize((NclDType)bc->sig[k2]) != 8) continue;
+            for (int lay = 0; lay < S2_NLAYOUTS; lay++) {
+                if (lay == S2_INPLACE && bc->sig[1 - k2] != bc->sig[2]) continue;
+                for (size_t li = 0; li < 41 + sizeof extra / sizeof extra[0]; li++) {
+                    const int64_t n = li <= 40 ? (int64_t)li : extra[li - 41];
+                    const int fb = run_s2(eb, in, k2, n, lay, work, guarded_end, out_b);
+                    const int fv = run_s2(ev, in, k2, n, lay, work, guarded_end, out_v);
+                    for (int64_t j = 0; j < n; j++) {
+                        const char *pb = out_b + (size_t)j * osize, *pv = out_v + (size_t)j * osize;
+                        if (!same_element((NclDType)bc->sig[2], pb, pv, 0))
+                            ck_abort_msg("%s operand %d at step 16, layout %d n=%lld element "
+                                         "%lld: baseline %.17g, %s %.17g",
+                                         eb->name, k2, lay, (long long)n, (long long)j,
+                                         ncl_test_load_d((NclDType)bc->sig[2], pb),
+                                         ncl_isa_name(v),
+                                         ncl_test_load_d((NclDType)bc->sig[2], pv));
+                    }
+                    ck_assert_msg(fb == fv, "%s operand %d layout %d n=%lld: FP flags 0x%x "
+                                  "(baseline) vs 0x%x (%s)", eb->name, k2, lay, (long long)n,
+                                  (unsigned)fb, (unsigned)fv, ncl_isa_name(v));
+                }
+            }
+        }
+    }
+    munmap(g, gsize);
+}
+
+START_TEST(avx2_stride2_matches_baseline) { check_stride2(NCL_ISA_AVX2); }
+END_TEST
+
+START_TEST(avx512_stride2_matches_baseline) { check_stride2(NCL_ISA_AVX512); }
+END_TEST
+
 /* The dispatcher picks the best level the CPU supports unless told
    otherwise, and NclInfo says which. */
 START_TEST(dispatch_choice_reported)
@@ -548,6 +678,8 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, avx512_matches_baseline);
     tcase_add_test(tc, avx2_big_outputs_match_baseline);
     tcase_add_test(tc, avx512_big_outputs_match_baseline);
+    tcase_add_test(tc, avx2_stride2_matches_baseline);
+    tcase_add_test(tc, avx512_stride2_matches_baseline);
     tcase_add_test(tc, dispatch_choice_reported);
     tcase_add_test(tc, disable_env_honoured);
     suite_add_tcase(s, tc);

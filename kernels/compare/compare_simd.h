@@ -88,23 +88,42 @@ NCL_KINLINE __mmask8 cs_mask8(int rel, int ne, int ea, int eb, const char *pa, c
 #  undef CS_INT_REL_
 }
 
-/* The first n - n % 64 results of a rel b (contiguous 8-byte elements, bool
-   output) into o; returns how many it wrote. */
+/* a[0..64) rel b[0..64) as 64 bools. */
+NCL_KINLINE __m512i cs_bools64(int rel, int ne, int ea, int eb, const char *a, const char *b)
+{
+    __mmask8 m[8];
+    for (int j = 0; j < 8; j++)
+        m[j] = cs_mask8(rel, ne, ea, eb, a + 64 * j, b + 64 * j);
+    const __mmask32 lo =
+        _mm512_kunpackw(_mm512_kunpackb(m[3], m[2]), _mm512_kunpackb(m[1], m[0]));
+    const __mmask32 hi =
+        _mm512_kunpackw(_mm512_kunpackb(m[7], m[6]), _mm512_kunpackb(m[5], m[4]));
+    return _mm512_maskz_mov_epi8(_mm512_kunpackd(hi, lo), _mm512_set1_epi8(1));
+}
+
+/* The first results of a rel b (contiguous 8-byte elements, bool output)
+   into o, all but fewer than 64; returns how many it wrote. An output of at
+   least NCL_STREAM_MIN_BYTES (ncl_kernel.h) is stored from its first 64-byte
+   boundary on with non-temporal stores, so its lines are not read for
+   ownership; the head before that boundary takes the masked part of one
+   plain group (its other compares are done again by the aligned groups,
+   same inputs, same results). */
 NCL_KINLINE int64_t cs_contig(int rel, int ne, int ea, int eb, const char *a, const char *b,
                               char *o, int64_t n)
 {
-    const __m512i one = _mm512_set1_epi8(1);
     int64_t i = 0;
-    for (; i + 64 <= n; i += 64) {
-        __mmask8 m[8];
-        for (int j = 0; j < 8; j++)
-            m[j] = cs_mask8(rel, ne, ea, eb, a + (i + 8 * j) * 8, b + (i + 8 * j) * 8);
-        const __mmask32 lo =
-            _mm512_kunpackw(_mm512_kunpackb(m[3], m[2]), _mm512_kunpackb(m[1], m[0]));
-        const __mmask32 hi =
-            _mm512_kunpackw(_mm512_kunpackb(m[7], m[6]), _mm512_kunpackb(m[5], m[4]));
-        _mm512_storeu_si512(o + i, _mm512_maskz_mov_epi8(_mm512_kunpackd(hi, lo), one));
+    if (n >= NCL_STREAM_MIN_BYTES) {
+        const int64_t head = (int64_t)((64 - ((uintptr_t)o & 63)) & 63);
+        if (head)
+            _mm512_mask_storeu_epi8(o, ((__mmask64)1 << head) - 1,
+                                    cs_bools64(rel, ne, ea, eb, a, b));
+        for (i = head; i + 64 <= n; i += 64)
+            _mm512_stream_si512((void *)(o + i), cs_bools64(rel, ne, ea, eb, a + i * 8, b + i * 8));
+        _mm_sfence();
+        return i;
     }
+    for (; i + 64 <= n; i += 64)
+        _mm512_storeu_si512(o + i, cs_bools64(rel, ne, ea, eb, a + i * 8, b + i * 8));
     return i;
 }
 
