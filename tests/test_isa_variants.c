@@ -472,7 +472,8 @@ static void check_big_outputs(ncl_isa v)
             ck_assert_ptr_nonnull(in[k]);
             for (int64_t j = 0; j < n; j++) random_element((NclDType)bc->sig[k], in[k] + j * size);
         }
-        const size_t wsize = (size_t)(nin + 1) * ((size_t)n * 8 + 128);
+        /* aligned_alloc wants a whole number of alignments */
+        const size_t wsize = ((size_t)(nin + 1) * ((size_t)n * 8 + 128) + 63) / 64 * 64;
         char *work = aligned_alloc(64, wsize), *out_b = malloc((size_t)n * osize),
              *out_v = malloc((size_t)n * osize);
         ck_assert(work != NULL && out_b != NULL && out_v != NULL);
