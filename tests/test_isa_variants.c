@@ -238,6 +238,28 @@ typedef struct operands {
 /* Runs e's kernel over n elements in the given layout on copies of the inputs
    in src; the output elements are gathered contiguously into out; returns the
    FP flags (hardware and reported). */
+/* Runs kernel e on args / steps with a context for its signature; returns
+   the FP flags it raised, those it reported and those the hardware saw. */
+static int call_kernel(const ncl_kernel_entry *e, char *const *args, int64_t n,
+                       const int64_t *steps, NclStatus *status)
+{
+    int fpe = 0;
+    NclDType sig[4];
+    for (int k = 0; k < e->nargs; k++) sig[k] = (NclDType)e->sig[k];
+    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, e->nargs - 1, 1,
+                        sig, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
+    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
+    feclearexcept(FE_ALL_EXCEPT);
+    *status = e->fn(&node, &ctx, args, n, steps);
+    const int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
+    feclearexcept(FE_ALL_EXCEPT);
+    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
+    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
+    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
+    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
+    return fpe;
+}
+
 static int run(const ncl_kernel_entry *e, const operands *src, enum layout lay, int64_t n,
                char *out, NclStatus *status)
 {
@@ -262,21 +284,7 @@ static int run(const ncl_kernel_entry *e, const operands *src, enum layout lay, 
         args[nin] = args[0];
         steps[nin] = steps[0];
     }
-    int fpe = 0;
-    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, nin, 1,
-                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
-    NclDType sig[4];
-    for (int k = 0; k < nargs; k++) sig[k] = (NclDType)e->sig[k];
-    ctx.signature = sig;
-    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
-    feclearexcept(FE_ALL_EXCEPT);
-    *status = e->fn(&node, &ctx, args, n, steps);
-    int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
-    feclearexcept(FE_ALL_EXCEPT);
-    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
-    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
-    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
-    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
+    const int fpe = call_kernel(e, args, n, steps, status);
     const size_t osize = NclDTypeSize((NclDType)e->sig[nin]);
     for (int64_t i = 0; i < n; i++)
         memcpy(out + (size_t)i * osize, args[nin] + i * steps[nin], osize);
@@ -427,22 +435,9 @@ static int run_big(const ncl_kernel_entry *e, char *const *in, int64_t n, int la
                 (layout == BIG_MISALIGNED ? 1 : 3 * osize); /* off the 64-byte grid */
     steps[nin] = (int64_t)osize;
     if (layout == BIG_INPLACE) args[nin] = args[0];
-    int fpe = 0;
-    NclDType sig[4];
-    for (int k = 0; k < e->nargs; k++) sig[k] = (NclDType)e->sig[k];
-    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, nin, 1,
-                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
-    ctx.signature = sig;
-    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
-    feclearexcept(FE_ALL_EXCEPT);
-    const NclStatus st = e->fn(&node, &ctx, args, n, steps);
-    const int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
-    feclearexcept(FE_ALL_EXCEPT);
+    NclStatus st;
+    const int fpe = call_kernel(e, args, n, steps, &st);
     ck_assert_int_eq(st, NCL_OK);
-    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
-    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
-    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
-    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
     memcpy(out, args[nin], (size_t)n * osize);
     return fpe;
 }
@@ -550,21 +545,9 @@ static int run_s2(const ncl_kernel_entry *e, char *const *in, int k2, int64_t n,
     args[2] = work + 2 * slot + 64 + (layout == S2_MISALIGNED ? 3 : 0);
     steps[2] = (int64_t)osize;
     if (layout == S2_INPLACE) args[2] = args[1 - k2];
-    int fpe = 0;
-    NclDType sig[3] = {(NclDType)e->sig[0], (NclDType)e->sig[1], (NclDType)e->sig[2]};
-    NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, 2, 1,
-                        NULL, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
-    ctx.signature = sig;
-    NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
-    feclearexcept(FE_ALL_EXCEPT);
-    const NclStatus st = e->fn(&node, &ctx, args, n, steps);
-    const int hw = fetestexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW);
-    feclearexcept(FE_ALL_EXCEPT);
+    NclStatus st;
+    const int fpe = call_kernel(e, args, n, steps, &st);
     ck_assert_int_eq(st, NCL_OK);
-    if (hw & FE_INVALID) fpe |= NCL_FPE_INVALID;
-    if (hw & FE_DIVBYZERO) fpe |= NCL_FPE_DIVIDE;
-    if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
-    if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
     memcpy(out, args[2], (size_t)n * osize);
     return fpe;
 }
