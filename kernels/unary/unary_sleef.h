@@ -191,53 +191,100 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 #undef NCL_SV_DEFINE_FLAGS
 #undef NCL_SV_DEFINE_COMPOSE
 
-/* On AVX-512 (with DQ's fpclass) the same classes are taken from each
-   vector while it is still in registers, as masks, rather than by a second
-   pass over the block (which cost about as much as a float32 exp). */
+/* In the AVX2 and AVX-512 builds the loop does not pass over each block a
+   second time: while each vector's inputs and results are still in
+   registers it notes whether some result is special (a NaN, an infinity, a
+   zero or a subnormal: the only results that raise a flag) and whether some
+   input lies in an untrusted range. A block whose results are all finite and
+   normal raises nothing; only a block with a special result takes the exact
+   pass above (ncl_sv_flags_) to find out which flags. That costs one class
+   test per vector where the former per-class masks cost six (measured in
+   bench/notes.md, row 11).
+   Accumulators: a mask of lanes (AVX-512) or a vector of lane masks (AVX2).
+   "Untrusted" is kept as its complement on AVX2, lanes outside every range
+   so far, which its signed compares give in one step. */
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
-#  define NCL_SV_VCLASS 1
 typedef struct ncl_sv_vacc {
-    unsigned inv, inf, sub, zero, fx;
+    unsigned spec, fx;
 } ncl_sv_vacc;
-#  define NCL_SV_FPCLASS_f64(v, c) ((unsigned)_mm512_fpclass_pd_mask((v), (c)))
-#  define NCL_SV_FPCLASS_f32(v, c) ((unsigned)_mm512_fpclass_ps_mask((v), (c)))
-#  define NCL_SV_ABSBITS_f64(v) _mm512_castpd_si512(_mm512_abs_pd(v))
-#  define NCL_SV_ABSBITS_f32(v) _mm512_castps_si512(_mm512_abs_ps(v))
-/* lanes whose bits a lie in [lo, lo + w] */
-#  define NCL_SV_INRANGE_f64(a, lo, w)                                                  \
-    ((unsigned)_mm512_cmple_epu64_mask(_mm512_sub_epi64((a), _mm512_set1_epi64((long long)(lo))), \
-                                       _mm512_set1_epi64((long long)(w))))
-#  define NCL_SV_INRANGE_f32(a, lo, w)                                                  \
-    ((unsigned)_mm512_cmple_epu32_mask(_mm512_sub_epi32((a), _mm512_set1_epi32((int)(lo))), \
-                                       _mm512_set1_epi32((int)(w))))
-/* fpclass categories: 0x01 QNaN, 0x80 SNaN, 0x06 zeros, 0x18 infinities, 0x20 subnormals */
-#  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                         \
+#  define NCL_SV_VACC_INIT {0, 0}
+/* fpclass categories 0xBF: QNaN, SNaN, zeros, infinities, subnormals */
+#  define NCL_SV_SPECIAL_f64(y) ((unsigned)_mm512_fpclass_pd_mask((y), 0xBF))
+#  define NCL_SV_SPECIAL_f32(y) ((unsigned)_mm512_fpclass_ps_mask((y), 0xBF))
+/* lanes whose |x| bit pattern lies in [lo, lo + w] */
+#  define NCL_SV_INRANGE_f64(x, lo, w)                                                     \
+    ((unsigned)_mm512_cmple_epu64_mask(                                                     \
+        _mm512_sub_epi64(_mm512_castpd_si512(_mm512_abs_pd(x)), _mm512_set1_epi64((long long)(lo))), \
+        _mm512_set1_epi64((long long)(w))))
+#  define NCL_SV_INRANGE_f32(x, lo, w)                                                     \
+    ((unsigned)_mm512_cmple_epu32_mask(                                                     \
+        _mm512_sub_epi32(_mm512_castps_si512(_mm512_abs_ps(x)), _mm512_set1_epi32((int)(lo))), \
+        _mm512_set1_epi32((int)(w))))
+#  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                       \
     NCL_KINLINE void ncl_sv_vclass_##sfx(ncl_sv_##sfx x, ncl_sv_##sfx y, const ncl_sv_desc *d, \
-                                         ncl_sv_vacc *a)                                       \
-    {                                                                                          \
-        const unsigned xnan = NCL_SV_FPCLASS_##sfx(x, 0x81), xnfin = NCL_SV_FPCLASS_##sfx(x, 0x99); \
-        a->inv |= NCL_SV_FPCLASS_##sfx(y, 0x81) & ~xnan;                                       \
-        a->inf |= NCL_SV_FPCLASS_##sfx(y, 0x18) & ~xnfin;                                      \
-        a->sub |= NCL_SV_FPCLASS_##sfx(y, 0x20);                                               \
-        a->zero |= NCL_SV_FPCLASS_##sfx(y, 0x06) & ~xnfin;                                     \
-        for (int r = 0; r < 2; r++)                                                            \
-            if (d->fix_lo[r] <= d->fix_hi[r])                                                  \
-                a->fx |= NCL_SV_INRANGE_##sfx(NCL_SV_ABSBITS_##sfx(x), (U)d->fix_lo[r],         \
-                                              (U)(d->fix_hi[r] - d->fix_lo[r]));               \
-    }                                                                                          \
-    NCL_KINLINE int ncl_sv_vflags_##sfx(const char *x, const char *y, int64_t m,                \
-                                        const ncl_sv_desc *d, ncl_sv_vacc *a, int *fix)        \
-    {                                                                                          \
-        *fix = a->fx != 0;                                                                     \
-        const int f = ncl_sv_compose_##sfx(x, y, m, d, a->inv != 0, a->inf != 0, a->sub != 0, \
-                                           a->zero != 0);                                      \
-        *a = (ncl_sv_vacc){0, 0, 0, 0, 0};                                                     \
-        return f;                                                                              \
+                                         ncl_sv_vacc *a)                                     \
+    {                                                                                        \
+        a->spec |= NCL_SV_SPECIAL_##sfx(y);                                                  \
+        for (int r = 0; r < 2; r++)                                                          \
+            if (d->fix_lo[r] <= d->fix_hi[r])                                                \
+                a->fx |= NCL_SV_INRANGE_##sfx(x, (U)d->fix_lo[r], (U)(d->fix_hi[r] - d->fix_lo[r])); \
     }
+#  define NCL_SV_VACC_FIX(a) ((a).fx != 0)
+#  define NCL_SV_VACC_SPEC(a) ((a).spec != 0)
+#elif defined(__AVX2__) && defined(__FMA__)
+typedef struct ncl_sv_vacc {
+    __m256i spec, out;
+} ncl_sv_vacc;
+#  define NCL_SV_VACC_INIT {_mm256_setzero_si256(), _mm256_set1_epi32(-1)}
+/* |v|'s bits b, and whether b - lo > w as unsigned numbers: b - lo + MIN >
+   w + MIN as signed ones (b, lo and w are below 2^(bits - 1)) */
+#  define NCL_SV_ABSBITS_f64(v) _mm256_castpd_si256(_mm256_andnot_pd(_mm256_set1_pd(-0.0), (v)))
+#  define NCL_SV_ABSBITS_f32(v) _mm256_castps_si256(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), (v)))
+#  define NCL_SV_OUTSIDE_f64(b, lo, w)                                                     \
+    _mm256_cmpgt_epi64(_mm256_add_epi64((b), _mm256_set1_epi64x((long long)(INT64_MIN - (lo)))), \
+                       _mm256_set1_epi64x((long long)(INT64_MIN + (w))))
+#  define NCL_SV_OUTSIDE_f32(b, lo, w)                                                     \
+    _mm256_cmpgt_epi32(_mm256_add_epi32((b), _mm256_set1_epi32((int)(INT32_MIN - (lo)))),  \
+                       _mm256_set1_epi32((int)(INT32_MIN + (w))))
+/* special results: |y|'s bits outside [MIN, INF - 1], the normal numbers */
+#  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                       \
+    NCL_KINLINE void ncl_sv_vclass_##sfx(ncl_sv_##sfx x, ncl_sv_##sfx y, const ncl_sv_desc *d, \
+                                         ncl_sv_vacc *a)                                     \
+    {                                                                                        \
+        a->spec = _mm256_or_si256(a->spec, NCL_SV_OUTSIDE_##sfx(NCL_SV_ABSBITS_##sfx(y),      \
+                                                                NCL_SV_MIN_##sfx,            \
+                                                                NCL_SV_INF_##sfx - 1u - NCL_SV_MIN_##sfx)); \
+        const __m256i b = NCL_SV_ABSBITS_##sfx(x);                                           \
+        for (int r = 0; r < 2; r++)                                                          \
+            if (d->fix_lo[r] <= d->fix_hi[r])                                                \
+                a->out = _mm256_and_si256(a->out, NCL_SV_OUTSIDE_##sfx(b, (U)d->fix_lo[r],   \
+                                                                       (U)(d->fix_hi[r] - d->fix_lo[r]))); \
+    }
+#  define NCL_SV_VACC_FIX(a) (!_mm256_testc_si256((a).out, _mm256_set1_epi32(-1)))
+#  define NCL_SV_VACC_SPEC(a) (!_mm256_testz_si256((a).spec, (a).spec))
+#endif
+
+#ifdef NCL_SV_VACC_INIT
 NCL_SV_DEFINE_VCLASS(f64, uint64_t)
 NCL_SV_DEFINE_VCLASS(f32, uint32_t)
 #  undef NCL_SV_DEFINE_VCLASS
-#  define NCL_SV_VACC_DECL ncl_sv_vacc vacc = {0, 0, 0, 0, 0}
+/* The flags of the block just computed, and in *fix whether some input is
+   untrusted (the caller then recomputes those lanes and the flags); the
+   accumulator starts again for the next block. */
+#  define NCL_SV_DEFINE_VFLAGS(sfx)                                                          \
+    NCL_KINLINE int ncl_sv_vflags_##sfx(const char *x, const char *y, int64_t m,              \
+                                        const ncl_sv_desc *d, ncl_sv_vacc *a, int *fix)      \
+    {                                                                                        \
+        int f = 0;                                                                           \
+        *fix = NCL_SV_VACC_FIX(*a);                                                          \
+        if (!*fix && NCL_SV_VACC_SPEC(*a)) f = ncl_sv_flags_##sfx(x, y, m, d, fix);          \
+        *a = (ncl_sv_vacc)NCL_SV_VACC_INIT;                                                  \
+        return f;                                                                            \
+    }
+NCL_SV_DEFINE_VFLAGS(f64)
+NCL_SV_DEFINE_VFLAGS(f32)
+#  undef NCL_SV_DEFINE_VFLAGS
+#  define NCL_SV_VACC_DECL ncl_sv_vacc vacc = NCL_SV_VACC_INIT
 #  define NCL_SV_VACC(sfx, xv, yv) ncl_sv_vclass_##sfx((xv), (yv), d, &vacc)
 #  define NCL_SV_BLOCK_FLAGS(sfx, x, y, m, fix) ncl_sv_vflags_##sfx((x), (y), (m), d, &vacc, (fix))
 #else
