@@ -191,7 +191,7 @@ static NclStatus kcall_find(kcall *k, NclMaskOp who, NclSubsystem sub, int op, N
         return ncl_error(NCL_ERR_DTYPE, "%s: no %s kernel from %s to %s", who_text[who],
                          ncl_op_name(sub, op), NclDTypeName(in), NclDTypeName(out));
     k->node = ncl_kernel_first(c);
-    k->ctx = (NclKernelCtx){sub, op, 1, 1, k->sig, 0, 0, fpe, aux, NCL_ACCURACY_HIGH};
+    k->ctx = (NclKernelCtx){sub, op, 1, 1, k->sig, 0, 0, fpe, aux, NCL_ACCURACY_HIGH, 1};
     return NCL_OK;
 }
 

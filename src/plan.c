@@ -583,12 +583,12 @@ static NclStatus run_masked(exec_state *x, char *const *ptr, const char *wptr, i
     return NCL_OK;
 }
 
-NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int worker,
+NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int worker, int nworkers,
                          int64_t chunk, int *fpe)
 {
     exec_state x;
     x.kctx = (NclKernelCtx){p->kernel_sub, p->kernel_op, p->nin, 1, p->sig, worker, chunk, fpe,
-                            NULL, p->accuracy};
+                            NULL, p->accuracy, nworkers};
     if (p->ndim == 1 && !p->has_where && !p->buffered) { /* one strided span */
         char *args[NCL_MAX_OPERANDS];
         int64_t steps[NCL_MAX_OPERANDS];
@@ -603,7 +603,7 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
         if (p->op[k].cast)
             x.cctx[k] = (NclKernelCtx){NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, 1, 1,
                                        p->op[k].cast_sig, worker, chunk, fpe, NULL,
-                                       p->accuracy};
+                                       p->accuracy, nworkers};
     }
     const int nd = p->ndim, nop = p->nop;
     const int64_t inner = p->shape[nd - 1];
@@ -711,7 +711,7 @@ static NclStatus ew_task(void *arg, int worker, int64_t task, int *fpe)
     const ew_job *j = arg;
     const int64_t lo = ew_bound(j, task), hi = ew_bound(j, task + 1);
     if (lo >= hi) return NCL_OK;
-    return ncl_ew_execute(j->p, lo, hi, worker, task, fpe);
+    return ncl_ew_execute(j->p, lo, hi, worker, (int)j->ntasks, task, fpe);
 }
 
 NclStatus ncl_ew_outcome(NclSubsystem sub, int op, const NclKernelNode *k, NclStatus st,
@@ -744,7 +744,7 @@ NclStatus ncl_ew_run(const ncl_ew_call *c)
             ew_job job = {&p, nt};
             st = ncl_pool_run(nt, nt, ew_task, &job, p.floats, &fpe, &used);
         } else {
-            st = ncl_ew_execute(&p, 0, p.size, 0, 0, &fpe);
+            st = ncl_ew_execute(&p, 0, p.size, 0, 1, 0, &fpe);
         }
         if (p.floats) fpe |= ncl_fpe_end(&saved);
         ncl_tls.fpe_flags |= fpe;

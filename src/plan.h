@@ -74,9 +74,9 @@ typedef struct ncl_ew_plan {
    is set. Must run inside ncl_call_enter/leave (it reads kernel chains). */
 NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p);
 /* Executes elements [start, end) of the plan as chunk `chunk` on behalf of
-   worker `worker`, ORing the flags kernels report into *fpe (hardware flags
+   worker `worker`, one of `nworkers` running the call's chunks, ORing the flags kernels report into *fpe (hardware flags
    are the caller's to sample around it). */
-NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int worker,
+NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int worker, int nworkers,
                          int64_t chunk, int *fpe);
 /* Releases the plan's temporaries; on success stores the result in *c->out,
    on failure releases an allocated result. Returns s. */
@@ -170,7 +170,7 @@ NCL_INLINE int ncl_ew_try_contig(NclSubsystem sub, int op, int nin, const NclArr
     ncl_thread_state *t = &ncl_tls;
     NclKernelNode *k = ncl_kernel_first(chain);
     int fpe = 0;
-    const NclKernelCtx ctx = {sub, op, nin, 1, loop, 0, 0, &fpe, NULL, t->accuracy};
+    const NclKernelCtx ctx = {sub, op, nin, 1, loop, 0, 0, &fpe, NULL, t->accuracy, 1};
     ncl_fpe_saved saved;
     if (floats) ncl_fpe_begin_at(&saved, csr);
     NclStatus s = k->fn(k, &ctx, args, n, steps);

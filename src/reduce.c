@@ -559,7 +559,7 @@ static int mask_selects_all(const red_plan *p)
 typedef struct red_exec {
     const red_plan *p;
     int *fpe;
-    int worker;
+    int worker, nworkers;      /* this thread, and how many run the call's chunks */
     int64_t chunk;
     char *gbuf, *kbuf;         /* gathered input, cast input (RED_CHUNK elements each) */
     ncl_bool *mbuf;            /* gathered mask */
@@ -573,7 +573,7 @@ static NclStatus run_kernel_lo(red_exec *x, const red_kernel *k, NclSubsystem su
 {
     NclReduceAux aux = {count, in_outer, out_outer, initial, lo};
     NclKernelCtx ctx = {sub, k->op, 1, 1, k->sig, x->worker, x->chunk, x->fpe,
-                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL, x->p->accuracy};
+                        sub == NCL_SUBSYSTEM_REDUCE ? &aux : NULL, x->p->accuracy, x->nworkers};
     char *args[2] = {(char *)in, out};
     int64_t steps[2] = {is, os};
     return k->node->fn(k->node, &ctx, args, n, steps);
@@ -1113,6 +1113,7 @@ static void exec_init(red_exec *x, const red_job *j, int worker, int *fpe)
     x->p = j->p;
     x->fpe = fpe;
     x->worker = worker;
+    x->nworkers = j->p->nt;
     if (j->scratch) {
         x->gbuf = j->scratch + (size_t)worker * RED_SCRATCH;
         x->kbuf = x->gbuf + RED_CHUNK * 8;
@@ -1141,6 +1142,7 @@ static NclStatus red_execute(const red_job *j, int *fpe, int *used)
     if (st) return st;
     red_exec x;
     exec_init(&x, j, 0, fpe);
+    x.nworkers = 1; /* the workers are done */
     x.chunk = p->groups;
     _Alignas(64) char accb[8];
     int64_t sel;

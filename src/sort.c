@@ -239,7 +239,7 @@ static void plan_release(sort_plan *pl, NclStatus st)
 /* Runs slices [s0, s1) with the scratch block at base (gather buffer, output
    buffer, workspace), as worker `worker`, ORing FP flags into *fpe. */
 static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *base, int worker,
-                            int *fpe)
+                            int nworkers, int *fpe)
 {
     /* base is NULL when the call needs no scratch at all (then no part of
        it is used): null pointer arithmetic is undefined even by zero. */
@@ -250,7 +250,7 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
     }
     ncl_sort_aux aux = {pl->wbytes ? work : NULL, pl->wbytes, pl->kind, pl->kth};
     NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, s0, fpe, &aux,
-                       NCL_ACCURACY_HIGH};
+                       NCL_ACCURACY_HIGH, nworkers};
     const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
 
     int64_t idx[NCL_MAXDIMS];
@@ -457,7 +457,7 @@ static NclStatus slices_task(void *arg, int worker, int64_t task, int *fpe)
     if (s0 >= s1) return NCL_OK;
     /* No arithmetic on a null base: a call that needs no scratch has none. */
     char *scratch = j->base ? j->base + (size_t)worker * j->block : NULL;
-    return run_slices(j->pl, s0, s1, scratch, worker, fpe);
+    return run_slices(j->pl, s0, s1, scratch, worker, j->nt, fpe);
 }
 
 /* One long slice, phase 1: task t counts part t per range. */
@@ -491,7 +491,7 @@ static NclStatus range_task(void *arg, int worker, int64_t task, int *fpe)
     const size_t wb = ncl_sort_work_bytes((int)pl->op, pl->sig[0], pl->kind, m);
     ncl_sort_aux aux = {wb ? j->work + j->wofs[task] : NULL, wb, pl->kind, 0};
     NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
-                        NCL_ACCURACY_HIGH};
+                        NCL_ACCURACY_HIGH, j->nt};
     const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
     char *args[2] = {j->vals + (size_t)lo * pl->isz, j->dst + (size_t)lo * pl->rsz};
     NclStatus st = pl->kernel->fn(pl->kernel, &ctx, args, m, steps);
@@ -705,7 +705,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
         } else if (nt > 1) {
             st = ncl_pool_run(nt, nt, slices_task, &job, 0, &fpe, &used);
         } else {
-            st = run_slices(&pl, 0, pl.nslices, base, 0, &fpe);
+            st = run_slices(&pl, 0, pl.nslices, base, 0, 1, &fpe);
         }
         fpe |= ncl_fpe_end(&saved);
         ncl_tls.fpe_flags |= fpe;

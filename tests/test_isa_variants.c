@@ -247,7 +247,7 @@ static int call_kernel(const ncl_kernel_entry *e, char *const *args, int64_t n,
     NclDType sig[4];
     for (int k = 0; k < e->nargs; k++) sig[k] = (NclDType)e->sig[k];
     NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, e->nargs - 1, 1,
-                        sig, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH};
+                        sig, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH, 1};
     NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
     feclearexcept(FE_ALL_EXCEPT);
     *status = e->fn(&node, &ctx, args, n, steps);

@@ -139,6 +139,8 @@ typedef struct NclKernelCtx {
     const void *aux;           /* op-specific data, NULL unless documented */
     NclAccuracy accuracy;      /* the caller's tier (NclSetAccuracy): a kernel may use a
                                   faster method within that tier's ulp bound */
+    int nworkers;              /* threads running chunks of this call at the same time;
+                                  0 or 1: this thread alone */
 } NclKernelCtx;
 
 /* args: input pointers then output pointers, each at its first element;

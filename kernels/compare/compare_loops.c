@@ -227,7 +227,7 @@ NCL_KINLINE NclStatus run_loop(int rel, int ne, int ea, int eb, NclKernelFn loop
 {
 #ifdef CS_HAVE_SIMD
     if (cs_covers(ea, eb) && steps[0] == 8 && steps[1] == 8 && steps[2] == 1) {
-        const int64_t done = cs_contig(rel, ne, ea, eb, args[0], args[1], args[2], n);
+        const int64_t done = cs_contig(rel, ne, ea, eb, args[0], args[1], args[2], n, ctx);
         if (done == n) return NCL_OK;
         char *const rest[3] = {args[0] + done * 8, args[1] + done * 8, args[2] + done};
         return loop(self, ctx, rest, n - done, steps);

@@ -103,16 +103,16 @@ NCL_KINLINE __m512i cs_bools64(int rel, int ne, int ea, int eb, const char *a, c
 
 /* The first results of a rel b (contiguous 8-byte elements, bool output)
    into o, all but fewer than 64; returns how many it wrote. An output of at
-   least NCL_STREAM_MIN_BYTES (ncl_kernel.h) is stored from its first 64-byte
+   the size ncl_stream_pays (ncl_kernel.h) is stored from its first 64-byte
    boundary on with non-temporal stores, so its lines are not read for
    ownership; the head before that boundary takes the masked part of one
    plain group (its other compares are done again by the aligned groups,
    same inputs, same results). */
 NCL_KINLINE int64_t cs_contig(int rel, int ne, int ea, int eb, const char *a, const char *b,
-                              char *o, int64_t n)
+                              char *o, int64_t n, const NclKernelCtx *ctx)
 {
     int64_t i = 0;
-    if (n >= NCL_STREAM_MIN_BYTES) {
+    if (ncl_stream_pays(ctx, n)) {
         const int64_t head = (int64_t)((64 - ((uintptr_t)o & 63)) & 63);
         if (head)
             _mm512_mask_storeu_epi8(o, ((__mmask64)1 << head) - 1,

@@ -283,7 +283,7 @@ NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernel
     int fpe = 0;
     NclStatus st = NCL_OK;
     ncl_ostream out;
-    for (ncl_ostream_begin(&out, args[1], n, 4); ncl_ostream_next(&out);) {
+    for (ncl_ostream_begin(&out, ctx, args[1], n, 4); ncl_ostream_next(&out);) {
         char *const ip = args[0] + out.i0 * 8;
         const int64_t done = cvt_f64_i32_vec(ip, out.dst, out.cnt, &fpe);
         if (done < out.cnt) {
