@@ -379,7 +379,12 @@ NCL_KINLINE ncl_sv_f64 ncl_vm_logt_f64(ncl_sv_f64 x, int high)
         const ncl_sv_f64 a = NCL_VM_FMA(e, NCL_VM_D1(0x1.62e42fefa39efp-1), NCL_VM_LOOKUP16(NCL_VM_LOGT_F, i));
         y = NCL_VM_ADD(a, NCL_VM_FMA(r2, p, r));
     }
+    /* x <= 0 (negative subnormals included), inf, NaN: one fpclass */
+#  if defined(__AVX512DQ__)
+    if (_mm512_fpclass_pd_mask(x, 0xdf)) {
+#  else
     if (_mm512_cmp_pd_mask(x, NCL_VM_D1(0.0), _CMP_LE_OQ) | _mm512_cmp_pd_mask(x, NCL_VM_D1(INFINITY), _CMP_NLT_UQ)) {
+#  endif
         y = NCL_VM_DSEL(_CMP_LT_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(NAN));
         y = NCL_VM_DSEL(_CMP_EQ_OQ, x, NCL_VM_D1(0.0), y, NCL_VM_D1(-INFINITY));
         y = NCL_VM_DSEL(_CMP_NLT_UQ, x, NCL_VM_D1(INFINITY), y, NCL_VM_ADD(x, x));
