@@ -109,3 +109,50 @@ fit('NCL_VM_LOGF_P', log1p_p, mp.sqrt(mp.mpf(0.5)) - 1 - mp.mpf('1e-4'),
 # float32 sin/cos: S and C of above, |r| <= pi/4 plus slack
 fit('NCL_VM_SINF_S', sin_s, mp.mpf(0), z2, 3, single=True)
 fit('NCL_VM_COSF_C', cos_c, mp.mpf(0), z2, 3, single=True)
+
+# float64 exp on AVX-512, table-driven: x = (16 k' + j) ln2/16 + r, |r| <=
+# ln2/32 (plus the reduction's slack), e^x = 2^k' 2^(j/16) (1 + r + r^2 Q(r));
+# the error of Q is scaled by r^2 <= 4.7e-4
+# (degree 4 for FAST, about 0.25 ulp; degree 5 for HIGH, below 0.01 ulp)
+hq16 = mp.log(2) / 32 * mp.mpf('1.001')
+fit('NCL_VM_EXPT_Q', exp_q, -hq16, hq16, 4)
+fit('NCL_VM_EXPTH_Q', exp_q, -hq16, hq16, 5)
+
+# float64 log on AVX-512, table-driven: r = m c - 1 with c = 1/m rounded to
+# a multiple of 1/16, |r| <= 1.5/32 + rcp14's error < 0.0471;
+# log1p(r) = r + r^2 (-1/2 + r P(r)), P(r) = (log1p(r) - r + r^2/2) / r^3;
+# the error of P is scaled by |r|^3 <= 1.05e-4 (about |r|^2 of log1p(r))
+rt = mp.mpf('0.0471')
+fit('NCL_VM_LOGT_P', log1p_p, -rt, rt, 7)
+
+
+def tables():
+    """The AVX-512 tables: 2^(j/16) = T (1 + t) for exp; -log(i/16) = Ch + Cl
+    for log, Ch a multiple of 2^-43 (so that e L1 + Ch is exact), at the
+    index of i/16's top four mantissa bits (the others unused, 0)."""
+    th, tl = [], []
+    for j in range(16):
+        t = mp.power(2, mp.mpf(j) / 16)
+        hi = float(t)
+        th.append(hi)
+        tl.append(float((t - mp.mpf(hi)) / mp.mpf(hi)))
+    print('/* NCL_VM_EXPT_H: 2^(j/16) rounded; NCL_VM_EXPT_L: its relative error */')
+    print('#define NCL_VM_EXPT_H ' + ', '.join(hexf(v) for v in th))
+    print('#define NCL_VM_EXPT_L ' + ', '.join(hexf(v) for v in tl))
+    ch, cl, cf = [0.0] * 16, [0.0] * 16, [0.0] * 16
+    for i in range(11, 22):
+        c = -mp.log(mp.mpf(i) / 16)
+        hi = float(mp.nint(c * 2 ** 43) / 2 ** 43)
+        idx = struct.unpack('<Q', struct.pack('<d', i / 16))[0] >> 48 & 15
+        ch[idx] = hi
+        cl[idx] = float(c - mp.mpf(hi))
+        cf[idx] = float(c)
+    print('/* NCL_VM_LOGT_H + NCL_VM_LOGT_L: -log(i/16), 11 <= i <= 21, at the top four')
+    print('   mantissa bits of i/16; NCL_VM_LOGT_F: the same rounded to double */')
+    print('#define NCL_VM_LOGT_H ' + ', '.join(hexf(v) for v in ch))
+    print('#define NCL_VM_LOGT_L ' + ', '.join(hexf(v) for v in cl))
+    print('#define NCL_VM_LOGT_F ' + ', '.join(hexf(v) for v in cf))
+    print()
+
+
+tables()
