@@ -156,3 +156,63 @@ def tables():
 
 
 tables()
+
+# float32 log on AVX-512, with a table: m = getmant(x) in [0.75, 1.5), 16
+# intervals named by the top 4 bits of m's mantissa field (width 1/16 on
+# [1, 1.5), entries 0..7; width 1/32 on [0.75, 1), entries 8..15; for those
+# getexp(x) is one less than x's exponent for m, so their T carries
+# + ln2). Each interval's invc has few bits, j/32 below 1 and j/16 above,
+# chosen so that r = m invc - 1 stays below 1/16 in magnitude: r is then a
+# multiple of 2^-28 below 2^-4, exact, and so is FMA's m invc - 1. invc = 1
+# on the three intervals around 1 (m in [0.9375, 1.0625)); elsewhere the
+# invc of least |r| whose r has the sign of log(1/invc), or the other sign
+# by at most a quarter of |log(1/invc)| (no cancellation in log(1/invc) +
+# log(1 + r)). T = ln2 [m < 1] - log(invc) is split into TH, a multiple of
+# 2^-15 (so that getexp(x) L1 + TH is exact, L1 = ln2 to 15 bits), and
+# TL = the rest.
+L1F = mp.nint(mp.log(2) * 2 ** 15) / 2 ** 15
+print('/* float32 log table: L1 = ln2 to 15 bits, L2 = the rest */')
+print('#define NCL_VM_LOGF_L1 %s' % hexf32(L1F))
+print('#define NCL_VM_LOGF_L2 %s' % hexf32(mp.log(2) - L1F))
+invc_t, th_t, tl_t = [], [], []
+rmin, rmax = mp.mpf(0), mp.mpf(0)
+sixteenth = mp.mpf(1) / 16
+for i in range(16):
+    if i < 8:
+        a = 1 + mp.mpf(i) / 16
+        b = a + mp.mpf(1) / 16
+        cands = [mp.mpf(j) / 32 for j in range(20, 33)]
+    else:
+        a = mp.mpf(1) / 2 + mp.mpf(i) / 32
+        b = a + mp.mpf(1) / 32
+        cands = [mp.mpf(j) / 16 for j in range(16, 23)]
+    best = (0, mp.mpf(1)) if i in (0, 14, 15) else None
+    for iv in ([] if best else cands):
+        lo_r, hi_r = a * iv - 1, b * iv - 1
+        t = -mp.log(iv)
+        opp = max([abs(v) for v in (lo_r, hi_r) if v * t < 0] + [0])
+        if lo_r <= -sixteenth or hi_r >= sixteenth or opp > abs(t) / 4:
+            continue
+        w = max(abs(lo_r), abs(hi_r))
+        if best is None or w < best[0]:
+            best = (w, iv)
+    invc = best[1]
+    rmin, rmax = min(rmin, a * invc - 1), max(rmax, b * invc - 1)
+    t = -mp.log(invc) + (mp.log(2) if i >= 8 else 0)
+    th = mp.nint(t * 2 ** 15) / 2 ** 15
+    invc_t.append(hexf32(invc))
+    th_t.append(hexf32(th))
+    tl_t.append(hexf32(t - th))
+for name, tab in (('INVC', invc_t), ('TH', th_t), ('TL', tl_t)):
+    print('#define NCL_VM_LOGF_%s \\' % name)
+    for j in range(0, 16, 4):
+        print('    %s%s' % (', '.join(tab[j:j + 4]), ', \\' if j < 12 else ''))
+
+
+# log(1 + r) = r + r^2 Q(r) over the r of the table (plus slack); the error
+# of Q is scaled by |r| <= 1/16 relative to the result.
+def log1p_q(r):
+    if r == 0:
+        return mp.mpf(-1) / 2
+    return (mp.log1p(r) - r) / (r * r)
+fit('NCL_VM_LOGF_Q', log1p_q, rmin * mp.mpf('1.01'), rmax * mp.mpf('1.01'), 3, single=True)
