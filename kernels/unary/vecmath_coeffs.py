@@ -109,3 +109,14 @@ fit('NCL_VM_LOGF_P', log1p_p, mp.sqrt(mp.mpf(0.5)) - 1 - mp.mpf('1e-4'),
 # float32 sin/cos: S and C of above, |r| <= pi/4 plus slack
 fit('NCL_VM_SINF_S', sin_s, mp.mpf(0), z2, 3, single=True)
 fit('NCL_VM_COSF_C', cos_c, mp.mpf(0), z2, 3, single=True)
+
+# float32 sin/cos of the fast tier: one reduction by pi, r = x - n pi in
+# [-pi/2, pi/2] plus the slack of n's rounding in float (up to 0.025 for
+# |x| < 2^18, cos's n taken from x/pi - 1/2), sin r = r P(r^2) with
+# P(z) = sin(sqrt z) / sqrt z in [0.63, 1]: the error of P is relative
+def sin_p(z):
+    if z == 0:
+        return mp.mpf(1)
+    s = mp.sqrt(z)
+    return mp.sin(s) / s
+fit('NCL_VM_SINF_P', sin_p, mp.mpf(0), (mp.pi / 2 + mp.mpf('0.03')) ** 2, 4, rel=sin_p, single=True)
