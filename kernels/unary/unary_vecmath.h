@@ -460,43 +460,56 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
 }
 
 /* ---- sin, cos, float32 -----------------------------------------------------
-   As float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3; a = x - n P1
-   exact (a multiple of 2^-24 or of x's ulp, below 1 in magnitude), n P2
-   split exactly with FMA, a - n P2 - n P3 carried as rh + rl; sin
-   and cos of rh + rl each rounded once at the end. |x| from 2^18 on, inf
-   and NaN are in the desc's scalar range. */
+   As float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3, each part
+   the remainder truncated to float (all positive); a = x - n P1 exact (a
+   multiple of 2^-24 or of x's ulp, below 1 in magnitude), n P2 split
+   exactly with FMA, a - n P2 - n P3 carried as rh + rl; sin and cos of
+   rh + rl each rounded once at the end. w = 1 - rh^2/2 is one FMA and its
+   error a second one (1 - w is exact, w in [0.69, 1]; the second FMA
+   rounds a value below 2^-25 at 2^-24 of it); sin's term rl (1 - rh^2/2)
+   is rl w. sin r = rh - (rh^3 (-S) - rl w), in that form so that sin(-0)
+   is -0 without a blend: there rh = -0 (the parts are positive and n =
+   +0), and the bracket is -0 + +0 = +0. The shifter 1.5 2^23 + odd puts
+   the quadrant of cos (n + 1) in t's low bits. |x| from 2^18 on, inf and
+   NaN are in the desc's scalar range. */
+#if defined(__AVX512F__)
+/* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
+#  define NCL_VM_FNEG_Q2(y, q) \
+    NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL((q), 30), NCL_VM_J1(INT32_MIN), 0x78))
+#else
+#  define NCL_VM_FNEG_Q2(y, q) \
+    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(2)), 30)))
+#endif
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
-    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-1f), NCL_VM_F1(0x1.8p23f));
-    const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f));
-    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb6p+0f), x);
-    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(-0x1.777a5cp-25f));
-    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(-0x1.777a5cp-25f), bh);
+    const float shift = 0x1.8p23f + (float)odd;
+    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-1f), NCL_VM_F1(shift));
+    const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
+    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb4p+0f), x);
+    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(0x1.4442d0p-24f));
+    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(0x1.4442d0p-24f), bh);
     /* Fast2Sum is exact here although |a| may be below |bh|: a is a
-       multiple of 2^-24, hence of bh's ulp (|bh| < 2^-7) */
+       multiple of 2^-24, hence of bh's ulp (|bh| < 2^-6) */
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
     const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, rh), bh);
-    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(-0x1.ee59dap-50f), NCL_VM_FSUB(err, bl));
+    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846988p-48f), NCL_VM_FSUB(err, bl));
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
-    const ncl_sv_f32 h = NCL_VM_FMUL(z, NCL_VM_F1(0.5f));
-    ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_S_C3), z, NCL_VM_F1(NCL_VM_SINF_S_C2));
-    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(NCL_VM_SINF_S_C1));
-    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(NCL_VM_SINF_S_C0));
-    const ncl_sv_f32 s = NCL_VM_FADD(rh, NCL_VM_FFMA(NCL_VM_FMUL(rh, z), ps, NCL_VM_FFNMA(h, rl, rl)));
+    const ncl_sv_f32 hr = NCL_VM_FMUL(rh, NCL_VM_F1(0.5f));
+    const ncl_sv_f32 one = NCL_VM_F1(1.0f);
+    const ncl_sv_f32 w = NCL_VM_FFNMA(rh, hr, one);
+    ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(-NCL_VM_SINF_S_C3), z, NCL_VM_F1(-NCL_VM_SINF_S_C2));
+    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(-NCL_VM_SINF_S_C1));
+    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(-NCL_VM_SINF_S_C0));
+    const ncl_sv_f32 nlw = NCL_VM_FFNMA(rl, w, NCL_VM_F1(0.0f));
+    const ncl_sv_f32 s = NCL_VM_FSUB(rh, NCL_VM_FFMA(NCL_VM_FMUL(rh, z), ps, nlw));
     ncl_sv_f32 pc = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_COSF_C_C3), z, NCL_VM_F1(NCL_VM_COSF_C_C2));
     pc = NCL_VM_FFMA(pc, z, NCL_VM_F1(NCL_VM_COSF_C_C1));
     pc = NCL_VM_FFMA(pc, z, NCL_VM_F1(NCL_VM_COSF_C_C0));
-    const ncl_sv_f32 hl = NCL_VM_FMUL(NCL_VM_FFMS(rh, rh, z), NCL_VM_F1(0.5f));
-    const ncl_sv_f32 one = NCL_VM_F1(1.0f);
-    const ncl_sv_f32 w = NCL_VM_FSUB(one, h);
-    const ncl_sv_f32 wl = NCL_VM_FSUB(NCL_VM_FSUB(NCL_VM_FSUB(one, w), h), NCL_VM_FFMA(rh, rl, hl));
+    /* wl = (1 - w) - rh^2/2 - rh rl */
+    const ncl_sv_f32 wl = NCL_VM_FFNMA(rh, rl, NCL_VM_FFNMA(rh, hr, NCL_VM_FSUB(one, w)));
     const ncl_sv_f32 c = NCL_VM_FADD(w, NCL_VM_FFMA(NCL_VM_FMUL(z, z), pc, wl));
-    const ncl_vm_i32 q = NCL_VM_JADD(NCL_VM_FBITS(t), NCL_VM_J1(odd));
-    ncl_sv_f32 y = NCL_VM_FSEL_ODD(s, c, q);
-    y = NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND(q, NCL_VM_J1(2)), 30)));
-    /* sin(-0) is -0, which rh + (...) loses */
-    if (!odd) y = NCL_VM_FSEL(_CMP_EQ_OQ, x, NCL_VM_F1(0.0f), y, x);
-    return y;
+    const ncl_vm_i32 q = NCL_VM_FBITS(t);
+    return NCL_VM_FNEG_Q2(NCL_VM_FSEL_ODD(s, c, q), q);
 }
 static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 0); }
 static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 1); }
