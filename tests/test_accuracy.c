@@ -136,6 +136,8 @@ static int edge_values(NclDType t, double *v)
         /* the worst float32 inputs of the vector exp, log, sin, cos over all
            2^32 inputs (found off-line) */
         -0x1.5eb9d6p+6, 0x1.69afdap-1, 0x1.f687dap+1, 0x1.ab93c2p+3,
+        /* and of the fast tier's float32 sin and cos */
+        0x1.9efc18p+12, 0x1.c0dffep-13,
     };
     const int nb = (int)(sizeof base / sizeof base[0]);
     for (int i = 0; i < nb; i++) {

@@ -16,6 +16,9 @@
  * table read by permutes; exp spends fewer operations than float64's
  * scheme for a bound nearer 1 ulp. An earlier sin/cos evaluated in
  * double (two double vectors per float vector) was slower than SLEEF's.
+ * The fast tier's float32 sin and cos reduce by pi and evaluate one
+ * polynomial (about 14 vector operations against about 40): within 2.4
+ * ulp, also checked exhaustively.
  *
  * The polynomials come from kernels/unary/vecmath_coeffs.py (Chebyshev fits
  * in 50-digit arithmetic), their literals pasted below. The scalar ranges
@@ -178,6 +181,12 @@
 #define NCL_VM_COSF_C_C1 -0x1.6c16c00000000p-10f
 #define NCL_VM_COSF_C_C2 0x1.a015c40000000p-16f
 #define NCL_VM_COSF_C_C3 -0x1.25243c0000000p-22f
+/* NCL_VM_SINF_P: degree 4 on [0.0, 2.5625489], max error 1.03e-08 */
+#define NCL_VM_SINF_P_C0 0x1.0000000000000p+0f
+#define NCL_VM_SINF_P_C1 -0x1.5555480000000p-3f
+#define NCL_VM_SINF_P_C2 0x1.110e680000000p-7f
+#define NCL_VM_SINF_P_C3 -0x1.9f5f7c0000000p-13f
+#define NCL_VM_SINF_P_C4 0x1.5ce4880000000p-19f
 
 /* ---- the double layer: d = double vector (ncl_sv_f64), i = its bits ---- */
 #if defined(__AVX512F__)
@@ -660,46 +669,100 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
 #endif
 
 /* ---- sin, cos, float32 -----------------------------------------------------
-   As float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3; a = x - n P1
-   exact (a multiple of 2^-24 or of x's ulp, below 1 in magnitude), n P2
-   split exactly with FMA, a - n P2 - n P3 carried as rh + rl; sin
-   and cos of rh + rl each rounded once at the end. |x| from 2^18 on, inf
-   and NaN are in the desc's scalar range. */
+   As float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3, each part
+   the remainder truncated to float (all positive); a = x - n P1 exact (a
+   multiple of 2^-24 or of x's ulp, below 1 in magnitude), n P2 split
+   exactly with FMA, a - n P2 - n P3 carried as rh + rl; sin and cos of
+   rh + rl each rounded once at the end. w = 1 - rh^2/2 is one FMA and its
+   error a second one (1 - w is exact, w in [0.69, 1]; the second FMA
+   rounds a value below 2^-25 at 2^-24 of it); sin's term rl (1 - rh^2/2)
+   is rl w. sin r = rh - (rh^3 (-S) - rl w), in that form so that sin(-0)
+   is -0 without a blend: there rh = -0 (the parts are positive and n =
+   +0), and the bracket is -0 + +0 = +0. The shifter 1.5 2^23 + odd puts
+   the quadrant of cos (n + 1) in t's low bits. |x| from 2^18 on, inf and
+   NaN are in the desc's scalar range. */
+#if defined(__AVX512F__)
+/* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
+#  define NCL_VM_FNEG_Q2(y, q) \
+    NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL((q), 30), NCL_VM_J1(INT32_MIN), 0x78))
+#else
+#  define NCL_VM_FNEG_Q2(y, q) \
+    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(2)), 30)))
+#endif
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
-    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-1f), NCL_VM_F1(0x1.8p23f));
-    const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f));
-    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb6p+0f), x);
-    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(-0x1.777a5cp-25f));
-    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(-0x1.777a5cp-25f), bh);
+    const float shift = 0x1.8p23f + (float)odd;
+    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-1f), NCL_VM_F1(shift));
+    const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
+    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb4p+0f), x);
+    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(0x1.4442d0p-24f));
+    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(0x1.4442d0p-24f), bh);
     /* Fast2Sum is exact here although |a| may be below |bh|: a is a
-       multiple of 2^-24, hence of bh's ulp (|bh| < 2^-7) */
+       multiple of 2^-24, hence of bh's ulp (|bh| < 2^-6) */
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
     const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, rh), bh);
-    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(-0x1.ee59dap-50f), NCL_VM_FSUB(err, bl));
+    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846988p-48f), NCL_VM_FSUB(err, bl));
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
-    const ncl_sv_f32 h = NCL_VM_FMUL(z, NCL_VM_F1(0.5f));
-    ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_S_C3), z, NCL_VM_F1(NCL_VM_SINF_S_C2));
-    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(NCL_VM_SINF_S_C1));
-    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(NCL_VM_SINF_S_C0));
-    const ncl_sv_f32 s = NCL_VM_FADD(rh, NCL_VM_FFMA(NCL_VM_FMUL(rh, z), ps, NCL_VM_FFNMA(h, rl, rl)));
+    const ncl_sv_f32 hr = NCL_VM_FMUL(rh, NCL_VM_F1(0.5f));
+    const ncl_sv_f32 one = NCL_VM_F1(1.0f);
+    const ncl_sv_f32 w = NCL_VM_FFNMA(rh, hr, one);
+    ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(-NCL_VM_SINF_S_C3), z, NCL_VM_F1(-NCL_VM_SINF_S_C2));
+    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(-NCL_VM_SINF_S_C1));
+    ps = NCL_VM_FFMA(ps, z, NCL_VM_F1(-NCL_VM_SINF_S_C0));
+    const ncl_sv_f32 nlw = NCL_VM_FFNMA(rl, w, NCL_VM_F1(0.0f));
+    const ncl_sv_f32 s = NCL_VM_FSUB(rh, NCL_VM_FFMA(NCL_VM_FMUL(rh, z), ps, nlw));
     ncl_sv_f32 pc = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_COSF_C_C3), z, NCL_VM_F1(NCL_VM_COSF_C_C2));
     pc = NCL_VM_FFMA(pc, z, NCL_VM_F1(NCL_VM_COSF_C_C1));
     pc = NCL_VM_FFMA(pc, z, NCL_VM_F1(NCL_VM_COSF_C_C0));
-    const ncl_sv_f32 hl = NCL_VM_FMUL(NCL_VM_FFMS(rh, rh, z), NCL_VM_F1(0.5f));
-    const ncl_sv_f32 one = NCL_VM_F1(1.0f);
-    const ncl_sv_f32 w = NCL_VM_FSUB(one, h);
-    const ncl_sv_f32 wl = NCL_VM_FSUB(NCL_VM_FSUB(NCL_VM_FSUB(one, w), h), NCL_VM_FFMA(rh, rl, hl));
+    /* wl = (1 - w) - rh^2/2 - rh rl */
+    const ncl_sv_f32 wl = NCL_VM_FFNMA(rh, rl, NCL_VM_FFNMA(rh, hr, NCL_VM_FSUB(one, w)));
     const ncl_sv_f32 c = NCL_VM_FADD(w, NCL_VM_FFMA(NCL_VM_FMUL(z, z), pc, wl));
-    const ncl_vm_i32 q = NCL_VM_JADD(NCL_VM_FBITS(t), NCL_VM_J1(odd));
-    ncl_sv_f32 y = NCL_VM_FSEL_ODD(s, c, q);
-    y = NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND(q, NCL_VM_J1(2)), 30)));
-    /* sin(-0) is -0, which rh + (...) loses */
-    if (!odd) y = NCL_VM_FSEL(_CMP_EQ_OQ, x, NCL_VM_F1(0.0f), y, x);
-    return y;
+    const ncl_vm_i32 q = NCL_VM_FBITS(t);
+    return NCL_VM_FNEG_Q2(NCL_VM_FSEL_ODD(s, c, q), q);
 }
 static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 0); }
 static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 1); }
+
+/* ---- sin, cos, float32, fast tier (within 4 ulp) ---------------------------
+   One reduction by pi and one polynomial, about 14 vector operations
+   against the 40 above: n = rint(x / pi), r = x - n pi in [-pi/2, pi/2]
+   (plus n's rounding slack, below 0.025 for |x| < 2^18), sin x =
+   (-1)^n r P(r^2), the sign flipped by n's parity (the low bit of t). For
+   cos, m = n + 1/2 with n = rint(|x| / pi - 1/2), r = |x| - m pi, cos x =
+   (-1)^(n+1) sin r: the shifter 1.5 2^23 + 1 puts n + 1's parity in t.
+   pi = P1 + P2 + P3, each part pi's remainder truncated to float, so all
+   three are positive. x - m P1 is exact (FMA: a multiple of 2^-22 below 2
+   in magnitude) once |x| >= 1/2, and rounds at r's scale below; the two
+   other steps round at r's scale. No low part is carried: r's rounding
+   alone is up to 1.8 ulp where r is just above 1/2 and sin r just below
+   it; with P's fit and evaluation the worst over all inputs below 2^18 is
+   2.4 ulp for both functions on both levels (checked exhaustively).
+   r P(z) keeps sin(-0) = -0: r stays -0 (each step adds the product of
+   n = +0 and a positive part, negated: -0). */
+NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_fast_f32(ncl_sv_f32 x, int odd)
+{
+    ncl_sv_f32 t, m;
+    if (!odd) {
+        t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-2f), NCL_VM_F1(0x1.8p23f));
+        m = NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f));
+    } else {
+        x = NCL_VM_FFROMBITS(NCL_VM_JAND(NCL_VM_FBITS(x), NCL_VM_J1(0x7fffffff)));
+        t = NCL_VM_FADD(NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-2f), NCL_VM_F1(-0.5f)), NCL_VM_F1(0x1.8p23f + 1.0f));
+        m = NCL_VM_FADD(NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f + 1.0f)), NCL_VM_F1(0.5f));
+    }
+    ncl_sv_f32 r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.921fb4p+1f), x);
+    r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.4442d0p-23f), r);
+    r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.846988p-47f), r);
+    const ncl_sv_f32 z = NCL_VM_FMUL(r, r);
+    ncl_sv_f32 p = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_P_C4), z, NCL_VM_F1(NCL_VM_SINF_P_C3));
+    p = NCL_VM_FFMA(p, z, NCL_VM_F1(NCL_VM_SINF_P_C2));
+    p = NCL_VM_FFMA(p, z, NCL_VM_F1(NCL_VM_SINF_P_C1));
+    p = NCL_VM_FFMA(p, z, NCL_VM_F1(NCL_VM_SINF_P_C0));
+    const ncl_sv_f32 s = NCL_VM_FMUL(r, p);
+    return NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(s), NCL_VM_JSHL(NCL_VM_FBITS(t), 31)));
+}
+static ncl_sv_f32 ncl_vm_sin_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_f32(x, 0); }
+static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_f32(x, 1); }
 
 /* |x| from 2^18 on, inf and NaN: the scalar functions (unary_ops.h) */
 #  define NCL_VM_TRIG_FIX_f32 UINT32_C(0x48800000), UINT32_C(0x7fffffff)
@@ -708,8 +771,8 @@ static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 1);
 #  define NCL_VM_EXP_FIX_f64 NCL_SV_NONE_
 /* Each function's (HIGH, FAST) pair for unary_sleef.h's table; 0 keeps
    SLEEF's function of that tier, where it is the faster of the two
-   (measured: SLEEF's 3.5-ulp float64 log on AVX2, float32 sin, cos and,
-   on AVX2, float32 log beat ours) */
+   (measured: SLEEF's 3.5-ulp float64 log and float32 log beat ours on
+   AVX2) */
 #  if defined(__AVX512F__)
 #    define NCL_VM_OWN_exp_f64 ncl_vm_exp_hi_f64, ncl_vm_exp_lo_f64
 #    define NCL_VM_OWN_log_f64 ncl_vm_log_hi_f64, ncl_vm_log_lo_f64
@@ -725,8 +788,8 @@ static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 1);
 #  else
 #    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, 0
 #  endif
-#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, 0
-#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, 0
+#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, ncl_vm_sin_fast_f32
+#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, ncl_vm_cos_fast_f32
 #else
 #  define NCL_VM_TRIG_FIX_f32 1, 0
 #  define NCL_VM_TRIG_FIX_f64 1, 0

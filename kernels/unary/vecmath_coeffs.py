@@ -216,3 +216,14 @@ def log1p_q(r):
         return mp.mpf(-1) / 2
     return (mp.log1p(r) - r) / (r * r)
 fit('NCL_VM_LOGF_Q', log1p_q, rmin * mp.mpf('1.01'), rmax * mp.mpf('1.01'), 3, single=True)
+
+# float32 sin/cos of the fast tier: one reduction by pi, r = x - n pi in
+# [-pi/2, pi/2] plus the slack of n's rounding in float (up to 0.025 for
+# |x| < 2^18, cos's n taken from x/pi - 1/2), sin r = r P(r^2) with
+# P(z) = sin(sqrt z) / sqrt z in [0.63, 1]: the error of P is relative
+def sin_p(z):
+    if z == 0:
+        return mp.mpf(1)
+    s = mp.sqrt(z)
+    return mp.sin(s) / s
+fit('NCL_VM_SINF_P', sin_p, mp.mpf(0), (mp.pi / 2 + mp.mpf('0.03')) ** 2, 4, rel=sin_p, single=True)
