@@ -167,6 +167,7 @@ static registry *build(void)
             /* Appended at the tail: with several built-ins for one key the
                first listed runs and the others are reachable by Next. */
             NclKernelNode *k = &nodes[used++];
+            if (c->builtin == NULL) c->builtin = k;
             k->fn = e->fn;
             k->name = e->name;
             ncl_node_priv(&k->list)[NCL_NODE_OWNER] = &c->head;

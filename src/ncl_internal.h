@@ -187,6 +187,7 @@ typedef struct ncl_kchain {
     uint64_t key;              /* 0: empty slot */
     NclListHead head;
     const char *builtin_name;  /* the built-in kernel a call runs when no hook takes it */
+    NclKernelNode *builtin;    /* the first built-in node (user hooks go in front of it) */
 } ncl_kchain;
 /* The level-2 chain of (s, op, sig) or NULL when NCLib has no kernel for it.
    nargs = number of dtypes in sig. Lock-free; builds the registry on first use. */
@@ -200,6 +201,13 @@ NCL_INLINE NclKernelNode *ncl_kernel_first(ncl_kchain *c)
 }
 /* Name of the kernel variant at the tail (the built-in), for the ledger. */
 const char *ncl_kernel_builtin_name(ncl_kchain *c);
+/* Whether a call of c would run its built-in kernel: no user kernel is
+   hooked in front of it. A hook linked or unlinked just after the check
+   leaves the call as one that saw the chain before the change. */
+NCL_INLINE int ncl_kernel_unhooked(ncl_kchain *c)
+{
+    return __atomic_load_n(&c->head.next, __ATOMIC_ACQUIRE) == &c->builtin->list;
+}
 
 /* ---- the bracket around every public subsystem call (hooks.c) ------------- */
 

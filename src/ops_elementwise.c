@@ -52,8 +52,9 @@ static NclStatus check_call(NclSubsystem sub, int op, int nin, const NclArray *a
 
 /* Whether params asks for nothing but the defaults of a plain call: no
    mask, no dtype=, a valid casting rule (it matters only when something is
-   cast, which the fast path never does). Anything else, including what
-   ncl_params_read refuses, goes the general way. */
+   cast, which the fast path does only inside a fused kernel, checked in
+   try_fast). Anything else, including what ncl_params_read refuses, goes
+   the general way. */
 NCL_INLINE int params_plain(const NclParams *params)
 {
     return params == NULL ||
@@ -65,10 +66,11 @@ NCL_INLINE int params_plain(const NclParams *params)
 /* The fast path of an elementwise call (plan.h, ncl_ew_try_contig): taken
    when the operands are in range and not NULL, the output is provided and
    the cached resolution gives a loop whose dtypes the operands already
-   have; otherwise the call is checked, resolved and planned in full, which
+   have, or a fused kernel that takes them as they are; otherwise the call is checked, resolved and planned in full, which
    writes every message. */
 NCL_INLINE int try_fast(NclSubsystem sub, int op, int nin, const NclArray *const *in,
-                        NclArray *out, const ncl_resolved *rp, NclStatus *st)
+                        NclArray *out, const ncl_resolved *rp, const NclParams *params,
+                        NclStatus *st)
 {
     const ncl_resolved r = *rp;
     if (r.loop == NCL_NO_LOOP) return 0;
@@ -83,7 +85,20 @@ NCL_INLINE int try_fast(NclSubsystem sub, int op, int nin, const NclArray *const
         loop[0] = loop[1] = (NclDType)r.loop;
     }
     loop[nin] = (NclDType)r.out;
-    return ncl_ew_try_contig(sub, op, nin, in, out, loop, r.chain, st);
+    ncl_kchain *chain = r.chain;
+    /* Inputs the loop casts are read as they are by a fused kernel (plan.h).
+       The loop is one every input casts to safely, so the casts it stands
+       in for pass under safe, same_kind and unsafe; under no and equiv the
+       call is planned, which refuses it with its message. */
+    if (r.fused && (params == NULL || params->casting >= NCL_CASTING_SAFE)) {
+        NclDType in_dtypes[2] = {in[0]->dtype, nin > 1 ? in[1]->dtype : NCL_BOOL};
+        ncl_kchain *fc = ncl_ew_fused(r.fused, r.chain, nin, in_dtypes, loop);
+        if (fc) {
+            for (int i = 0; i < nin; i++) loop[i] = in_dtypes[i];
+            chain = fc;
+        }
+    }
+    return ncl_ew_try_contig(sub, op, nin, in, out, loop, chain, st);
 }
 
 static void init_call(ncl_ew_call *c, NclSubsystem sub, int op, int nin, const NclArray *a,
@@ -212,7 +227,7 @@ NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, c
         const NclArray *in[2] = {a, b};
         NclStatus st;
         if (try_fast(NCL_SUBSYSTEM_BINARY, op, 2, in, *out,
-                     ncl_resolved_binary(op, a->dtype, b->dtype), &st))
+                     ncl_resolved_binary(op, a->dtype, b->dtype), params, &st))
             return st;
     }
     return binary_planned(op, a, b, out, params);
@@ -227,7 +242,8 @@ NclStatus ncl_default_unary(NclHook *self, NclUnaryOp op, const NclArray *a, Ncl
     NclStatus st;
     if (NCL_LIKELY((unsigned)op < (unsigned)NCL_UNARY_NOPS && a && out && *out &&
                    params_plain(params)) &&
-        try_fast(NCL_SUBSYSTEM_UNARY, op, 1, &a, *out, ncl_resolved_unary(op, a->dtype), &st))
+        try_fast(NCL_SUBSYSTEM_UNARY, op, 1, &a, *out, ncl_resolved_unary(op, a->dtype), params,
+                 &st))
         return st;
     return planned(NCL_SUBSYSTEM_UNARY, op, 1, a, NULL, out, params);
 }
@@ -240,7 +256,7 @@ NclStatus ncl_default_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a,
     if (NCL_LIKELY((unsigned)op < (unsigned)NCL_ISUNARY_NOPS && a && out && *out &&
                    params_plain(params)) &&
         try_fast(NCL_SUBSYSTEM_ISUNARY, op, 1, &a, *out, ncl_resolved_isunary(op, a->dtype),
-                 &st))
+                 params, &st))
         return st;
     return planned(NCL_SUBSYSTEM_ISUNARY, op, 1, a, NULL, out, params);
 }
@@ -254,7 +270,7 @@ NclStatus ncl_default_compare(NclHook *self, NclCompareOp op, const NclArray *a,
                    params_plain(params))) {
         const NclArray *in[2] = {a, b};
         if (try_fast(NCL_SUBSYSTEM_COMPARE, op, 2, in, *out,
-                     ncl_resolved_compare(op, a->dtype, b->dtype), &st))
+                     ncl_resolved_compare(op, a->dtype, b->dtype), params, &st))
             return st;
     }
     return planned(NCL_SUBSYSTEM_COMPARE, op, 2, a, b, out, params);

@@ -403,11 +403,26 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
                          NclDTypeName(p->sig[c->nin]));
     }
     p->kernel = ncl_kernel_first(kc);
+    /* A fused kernel reads the inputs in their own dtypes (plan.h); the
+       casting rule was applied to the casts it stands in for above. Inputs
+       read as truth are not converted values: never fused. */
+    if (!c->truth_inputs) {
+        NclDType in_dtypes[NCL_MAX_OPERANDS];
+        for (int i = 0; i < c->nin; i++) in_dtypes[i] = c->in[i]->dtype;
+        ncl_kchain *fc =
+            ncl_ew_fused(ncl_ew_fused_chain(c->kernel_sub, c->kernel_op, c->nin, in_dtypes,
+                                            c->loop),
+                         kc, c->nin, in_dtypes, c->loop);
+        if (fc) {
+            p->kernel = ncl_kernel_first(fc);
+            for (int i = 0; i < c->nin; i++) p->sig[i] = in_dtypes[i];
+        }
+    }
     p->buffered = 0;
     for (int i = 0; i < c->nin; i++) {
         p->op[i].dtype = c->in[i]->dtype;
-        p->op[i].loop = c->loop[i];
-        if ((st = lookup_cast(c, &p->op[i], c->in[i]->dtype, c->loop[i]))) return st;
+        p->op[i].loop = p->sig[i];
+        if ((st = lookup_cast(c, &p->op[i], c->in[i]->dtype, p->sig[i]))) return st;
         p->buffered |= p->op[i].cast != NULL;
     }
     ncl_ew_operand *o = &p->op[c->nin];
@@ -500,6 +515,34 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     }
     if (p->size > 0) simplify(p);
     return NCL_OK;
+}
+
+ncl_kchain *ncl_ew_fused_chain(NclSubsystem ksub, int kop, int nin, const NclDType *in,
+                               const NclDType *loop)
+{
+    int cast = 0;
+    for (int i = 0; i < nin; i++) {
+        if (loop[i] != loop[nin]) return NULL;
+        cast |= in[i] != loop[i];
+    }
+    if (!cast) return NULL;
+    NclDType sig[NCL_MAX_OPERANDS];
+    for (int i = 0; i < nin; i++) sig[i] = in[i];
+    sig[nin] = loop[nin];
+    return ncl_kernel_chain(ksub, kop, sig, nin + 1);
+}
+
+ncl_kchain *ncl_ew_fused_check(ncl_kchain *fused, ncl_kchain *loop_chain, int nin,
+                               const NclDType *in, const NclDType *loop)
+{
+    if (loop_chain == NULL || !ncl_kernel_unhooked(loop_chain)) return NULL;
+    for (int i = 0; i < nin; i++) {
+        if (in[i] == loop[i]) continue;
+        const NclDType sig[2] = {in[i], loop[i]};
+        ncl_kchain *cc = ncl_kernel_chain(NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, sig, 2);
+        if (cc == NULL || !ncl_kernel_unhooked(cc)) return NULL;
+    }
+    return fused;
 }
 
 /* ---- execution --------------------------------------------------------------- */

@@ -70,6 +70,36 @@ typedef struct ncl_ew_plan {
     int allocated;                     /* result was allocated by this call */
 } ncl_ew_plan;
 
+/* ---- fused kernels -------------------------------------------------------------
+   A call whose inputs are cast to a homogeneous loop (int32 + float64 runs
+   the float64 loop) may instead run a kernel registered for the inputs'
+   own dtypes and the loop's output, (int32, float64, float64), which
+   converts in registers: one pass instead of a cast into a buffer and a
+   second pass over it. It stands in for the casts and the loop's built-in
+   kernel, so it runs only while no user kernel is hooked in front of that
+   built-in or of the built-in cast kernels: a hook on the loop's chain or
+   on a cast's chain sees every call it saw before.
+   Results and FP flags are the cast-then-loop path's: a fused kernel is
+   registered only where its element function is the loop's applied to the
+   converted inputs, with the cast kernels' conversions. */
+
+/* The chain registered for (in[0 .. nin), loop[nin]) when the loop is
+   homogeneous (loop[i] == loop[nin]) and some input's dtype differs from
+   it; else NULL. */
+ncl_kchain *ncl_ew_fused_chain(NclSubsystem ksub, int kop, int nin, const NclDType *in,
+                               const NclDType *loop);
+
+/* fused (a chain from ncl_ew_fused_chain for these in and loop, or NULL)
+   when it may run in place of casting the inputs and running loop_chain,
+   else NULL. */
+ncl_kchain *ncl_ew_fused_check(ncl_kchain *fused, ncl_kchain *loop_chain, int nin,
+                               const NclDType *in, const NclDType *loop);
+NCL_INLINE ncl_kchain *ncl_ew_fused(ncl_kchain *fused, ncl_kchain *loop_chain, int nin,
+                                    const NclDType *in, const NclDType *loop)
+{
+    return fused != NULL ? ncl_ew_fused_check(fused, loop_chain, nin, in, loop) : NULL;
+}
+
 /* Plans c into p. On failure nothing is allocated or written and the message
    is set. Must run inside ncl_call_enter/leave (it reads kernel chains). */
 NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p);

@@ -10,6 +10,7 @@
  */
 #include <pthread.h>
 #include <string.h>
+#include "plan.h"
 #include "typeres.h"
 
 /* Loop classes: which dtypes an op has homogeneous loops for, in NumPy's
@@ -190,9 +191,10 @@ static ncl_resolved search_input_loop(NclSubsystem sub, int op, int nin, NclDTyp
     memcpy(saved, ncl_last_error, sizeof saved); /* a refusal here is not the caller's */
     NclStatus st = resolve_search(sub, op, nin, in, NCL_DTYPE_DEFAULT, loop);
     memcpy(ncl_last_error, saved, sizeof saved);
-    if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NULL};
+    if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NULL, NULL};
     return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin],
-                          ncl_kernel_chain(sub, op, loop, nin + 1)};
+                          ncl_kernel_chain(sub, op, loop, nin + 1),
+                          ncl_ew_fused_chain(sub, op, nin, in, loop)};
 }
 
 static void build_cache(void)

@@ -20,12 +20,15 @@ NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in
 /* What a call without dtype= runs for one op and input dtypes: the loop
    dtype of its inputs (for Compare, the first input's: compare loops take
    every pair as it is), the loop's output dtype and its kernel chain (NULL
-   only when the registry could not be built). loop is NCL_NO_LOOP where
-   NumPy refuses the dtypes. */
+   only when the registry could not be built) and, where the inputs are
+   cast to the loop, a fused kernel that reads them as they are. loop is
+   NCL_NO_LOOP where NumPy refuses the dtypes. */
 enum { NCL_NO_LOOP = 0xFF };
 typedef struct ncl_resolved {
     uint8_t loop, out;
     ncl_kchain *chain; /* chains live as long as the library */
+    ncl_kchain *fused; /* the fused kernel's chain for these exact input dtypes
+                          (plan.h, ncl_ew_fused), or NULL */
 } ncl_resolved;
 
 extern ncl_resolved ncl_binary_cache[NCL_BINARY_NOPS][NCL_NTYPES][NCL_NTYPES];

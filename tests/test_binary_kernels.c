@@ -2,7 +2,7 @@
  * test_binary_kernels.c: the Binary inner loops, reached through NclBinary
  * and the level-2 kernel chains.
  *
- * Three groups. Pinned cases: the element semantics NumPy 1.24 users rely
+ * Four groups. Pinned cases: the element semantics NumPy 1.24 users rely
  * on, each with its value and the FP flags NclGetFPErrors() must report
  * (integer division by zero and MIN // -1, remainder and fmod signs,
  * wrapping, shifts past the width, float floor_divide / remainder / max /
@@ -15,7 +15,12 @@
  * and 1031 and strides 1, 2, -1 and 0, and must agree with its own
  * one-element results, flags included. Registration: every loop is a
  * hookable level-2 chain reached by NclBinary with the right op and
- * signature, and signatures NumPy has no loop for are not.
+ * signature, and homogeneous signatures NumPy has no loop for are not.
+ * Fused casts: an int32 or float32 operand beside a float64 one runs a
+ * kernel that converts in registers, which must match the
+ * cast-through-a-buffer path bit for bit (flags included) in every layout
+ * and planned case, and give way to user kernels hooked on the float64
+ * loop or on the cast.
  *
  * Agreement with NumPy over random data is the differential suite's job
  * (tests/diff); this suite pins the edges.
@@ -857,8 +862,8 @@ static NclStatus spy_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *
     return NclKernelNext(self, ctx, args, n, steps);
 }
 
-/* Exactly NumPy's loops have a level-2 chain, and NclBinary runs the chain
-   of its own (op, signature). */
+/* Among homogeneous signatures exactly NumPy's loops have a level-2 chain,
+   and NclBinary runs the chain of its own (op, signature). */
 START_TEST(t_registration)
 {
     const op_info *o = &ops[_i / NCL_NTYPES];
@@ -1011,6 +1016,313 @@ START_TEST(t_minmax_keep_earlier_invalid)
 }
 END_TEST
 
+/* ---- fused casts ---------------------------------------------------------------------
+   An int32 or float32 operand beside a float64 one runs a fused kernel that
+   converts in registers (src/plan.h) unless a user kernel is hooked on the
+   float64 loop, which then sees the call with the operand cast through a
+   buffer. Both paths must give the same bits (any NaN matching any NaN) and
+   the same FP flags, over edge values, lengths around the vector widths and
+   the cast block, every layout, broadcasting, where masks, an output cast,
+   in place and split across threads; the fused chain must run exactly when
+   nothing is hooked on the float64 loop, and the casting rule still
+   applies. */
+
+static const NclBinaryOp fused_ops[] = {NCL_ADD, NCL_SUBTRACT, NCL_MULTIPLY, NCL_DIVIDE};
+static const NclDType fused_narrow[] = {NCL_INT32, NCL_FLOAT32};
+#define NFUSED (4 * 2 * 2) /* op, narrow dtype, narrow operand first or second */
+
+typedef struct {
+    NclKernelNode node;
+    int calls;
+} count_node;
+
+static NclStatus count_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
+                              int64_t n, const int64_t *steps)
+{
+    NCL_CONTAINER_OF(self, count_node, node)->calls++;
+    return NclKernelNext(self, ctx, args, n, steps);
+}
+
+/* Fills a (any layout) with an edge value every third element, else random
+   bits (float64, float32) or random integers. */
+static void fused_fill(const NclArray *a, uint64_t *rs)
+{
+    static const double e64[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e308, -1e308, 5e-324, -1e-310,
+                                 2.2250738585072014e-308, INFINITY, -INFINITY, NAN, -NAN,
+                                 2147483647.0, -2147483648.0, 9007199254740993.0, 1e-300};
+    static const uint32_t e32[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0x7f7fffffu,
+                                   0xff7fffffu, 0x00000001u, 0x807fffffu, 0x7f800000u,
+                                   0xff800000u, 0x7fc00000u, 0xffc00001u,
+                                   0x7f800001u /* signalling NaN */, 0x4b000001u};
+    static const int32_t ei[] = {0, 1, -1, INT32_MAX, INT32_MIN, 16777217, -16777217, 3};
+    const NclDType t = NclArrayDType(a);
+    const int64_t n = NclArraySize(a);
+    for (int64_t i = 0; i < n; i++) {
+        char *p = ncl_test_ptr(a, i);
+        const uint64_t r = ncl_test_rand(rs);
+        const int edge = r % 3 == 0;
+        const uint64_t k = r >> 8;
+        if (t == NCL_FLOAT64) {
+            double v;
+            if (edge) v = e64[k % (sizeof e64 / sizeof e64[0])];
+            else { uint64_t b = ncl_test_rand(rs); memcpy(&v, &b, 8); }
+            memcpy(p, &v, 8);
+        } else if (t == NCL_FLOAT32) {
+            uint32_t b = edge ? e32[k % (sizeof e32 / sizeof e32[0])]
+                              : (uint32_t)ncl_test_rand(rs);
+            memcpy(p, &b, 4);
+        } else {
+            int32_t v = edge ? ei[k % (sizeof ei / sizeof ei[0])] : (int32_t)ncl_test_rand(rs);
+            memcpy(p, &v, 4);
+        }
+    }
+}
+
+/* Whether got and want hold the same elements: the same bits, or both NaN. */
+static void fused_same(const NclArray *got, const NclArray *want, const char *what)
+{
+    const NclDType t = NclArrayDType(want);
+    ck_assert_int_eq(NclArrayDType(got), t);
+    ck_assert_int_eq(NclArraySize(got), NclArraySize(want));
+    for (int64_t i = 0; i < NclArraySize(want); i++) {
+        const char *g = ncl_test_ptr(got, i), *w = ncl_test_ptr(want, i);
+        const double gd = ncl_test_load_d(t, g), wd = ncl_test_load_d(t, w);
+        if (isnan(gd) && isnan(wd)) continue;
+        ck_assert_msg(memcmp(g, w, NclDTypeSize(t)) == 0,
+                      "%s: element %lld is %.17g fused, %.17g cast through the buffer", what,
+                      (long long)i, gd, wd);
+    }
+}
+
+/* Runs op(a, b) twice: as it is (the fused kernel) and with a pass-through
+   kernel hooked on the float64 loop (the cast-buffer path), into copies of
+   out (NULL: allocated) with params p, and checks that the two agree and
+   that each ran the chain it should. */
+static void fused_check(NclBinaryOp op, const NclArray *a, const NclArray *b, const NclArray *out,
+                        const NclParams *p, const char *what)
+{
+    const NclDType fsig[3] = {NclArrayDType(a), NclArrayDType(b), NCL_FLOAT64};
+    const NclDType lsig[3] = {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64};
+    count_node fused, loop;
+    memset(&fused, 0, sizeof fused);
+    memset(&loop, 0, sizeof loop);
+    fused.node.fn = loop.node.fn = count_kernel;
+    fused.node.name = "fused_count";
+    loop.node.name = "loop_pass";
+    NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, (int)op, fsig, &fused.node.list));
+    NclArray *r[2];
+    int flags[2];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, (int)op, lsig, &loop.node.list));
+        r[pass] = out ? ncl_test_clone(out) : NULL;
+        NclArray *o = r[pass];
+        const NclStatus st = NclBinary(op, a, b, &o, p);
+        flags[pass] = NclGetFPErrors();
+        ck_assert_msg(st == NCL_OK, "%s: %s", what, NclLastError());
+        r[pass] = o;
+        if (pass == 0) {
+            ck_assert_msg(NclArraySize(o) == 0 || fused.calls > 0,
+                          "%s: the fused kernel did not run", what);
+            fused.calls = 0;
+        }
+    }
+    NCL_CHECK_OK(NclKernelUnhook(&loop.node.list));
+    NCL_CHECK_OK(NclKernelUnhook(&fused.node.list));
+    ck_assert_msg(fused.calls == 0, "%s: the fused kernel ran under a hook on the loop", what);
+    ck_assert_msg(NclArraySize(r[1]) == 0 || loop.calls > 0,
+                  "%s: the hooked float64 loop did not run", what);
+    fused_same(r[0], r[1], what);
+    ck_assert_msg(flags[0] == flags[1], "%s: FP flags %#x fused, %#x through the buffer", what,
+                  flags[0], flags[1]);
+    NclArrayRelease(r[0]);
+    NclArrayRelease(r[1]);
+}
+
+/* The operands of loop test i: a narrow and a float64 array of shape
+   (nd, shape), in the test's order. */
+static void fused_operands(int i, int nd, const int64_t *shape, ncl_test_layout la,
+                           ncl_test_layout lb, uint64_t *rs, NclArray **a, NclArray **b)
+{
+    const NclDType narrow = fused_narrow[i / 2 % 2];
+    const int narrow_first = i % 2 == 0;
+    NclArray *x = ncl_test_new(narrow_first ? narrow : NCL_FLOAT64, nd, shape);
+    NclArray *y = ncl_test_new(narrow_first ? NCL_FLOAT64 : narrow, nd, shape);
+    fused_fill(x, rs);
+    fused_fill(y, rs);
+    *a = ncl_test_layout_of(x, la);
+    *b = ncl_test_layout_of(y, lb);
+    NclArrayRelease(x);
+    NclArrayRelease(y);
+}
+
+START_TEST(t_fused_layouts)
+{
+    const NclBinaryOp op = fused_ops[_i / 4];
+    static const int64_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33,
+                                      63, 64, 65, 511, 512, 513, 1031, 4099};
+    static const ncl_test_layout lays[] = {NCL_TEST_C, NCL_TEST_SLICED, NCL_TEST_REVERSED,
+                                           NCL_TEST_MISALIGNED};
+    uint64_t rs = 0x1234567u + (uint64_t)_i;
+    char what[160];
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
+        for (size_t la = 0; la < 4; la++)
+            for (size_t lb = 0; lb < 4; lb++) {
+                NclArray *a, *b;
+                fused_operands(_i, 1, &lengths[l], lays[la], lays[lb], &rs, &a, &b);
+                snprintf(what, sizeof what, "%s(%s %s, %s %s), n = %lld",
+                         op_of(op)->name, NclDTypeName(NclArrayDType(a)),
+                         ncl_test_layout_name(lays[la]), NclDTypeName(NclArrayDType(b)),
+                         ncl_test_layout_name(lays[lb]), (long long)lengths[l]);
+                fused_check(op, a, b, NULL, NULL, what);
+                /* a provided output */
+                NclArray *wide = NclArrayDType(a) == NCL_FLOAT64 ? a : b;
+                NclArray *o = ncl_test_clone(wide);
+                fused_check(op, a, b, o, NULL, what);
+                NclArrayRelease(o);
+                NclArrayRelease(a);
+                NclArrayRelease(b);
+            }
+}
+END_TEST
+
+/* In place: the output is the float64 operand itself. */
+START_TEST(t_fused_in_place)
+{
+    const NclBinaryOp op = fused_ops[_i / 4];
+    uint64_t rs = 0x777u + (uint64_t)_i;
+    const int64_t n = 1031;
+    NclArray *a, *b;
+    fused_operands(_i, 1, &n, NCL_TEST_C, NCL_TEST_C, &rs, &a, &b);
+    NclArray *wide = NclArrayDType(a) == NCL_FLOAT64 ? a : b;
+    NclArray *res[2];
+    for (int pass = 0; pass < 2; pass++) {
+        count_node loop;
+        memset(&loop, 0, sizeof loop);
+        loop.node.fn = count_kernel;
+        loop.node.name = "loop_pass";
+        const NclDType lsig[3] = {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64};
+        if (pass == 1)
+            NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, (int)op, lsig, &loop.node.list));
+        NclArray *w = ncl_test_clone(wide);
+        NclArray *o = w;
+        NCL_CHECK_OK(NclBinary(op, wide == a ? w : a, wide == b ? w : b, &o, NULL));
+        ck_assert_ptr_eq(o, w);
+        if (pass == 1) NCL_CHECK_OK(NclKernelUnhook(&loop.node.list));
+        res[pass] = w;
+    }
+    fused_same(res[0], res[1], "in place");
+    NclArrayRelease(res[0]);
+    NclArrayRelease(res[1]);
+    NclArrayRelease(a);
+    NclArrayRelease(b);
+}
+END_TEST
+
+/* Broadcasting, masks, an output cast, threads, the casting rule. */
+START_TEST(t_fused_planned)
+{
+    const NclBinaryOp op = fused_ops[_i / 4];
+    uint64_t rs = 0xabcdefu + (uint64_t)_i;
+    NclArray *a, *b;
+    /* a 0-d operand on either side, against 1031 elements */
+    const int64_t n = 1031;
+    for (int side = 0; side < 2; side++) {
+        fused_operands(_i, 1, &n, NCL_TEST_C, NCL_TEST_C, &rs, &a, &b);
+        NclArray *s = NULL;
+        NclArray *src = side ? b : a;
+        NCL_CHECK_OK(NclEmpty(NclArrayDType(src), 0, NULL, &s));
+        memcpy(NclArrayData(s), NclArrayData(src), NclDTypeSize(NclArrayDType(src)));
+        fused_check(op, side ? a : s, side ? s : b, NULL, NULL, "0-d operand");
+        NclArrayRelease(s);
+        NclArrayRelease(a);
+        NclArrayRelease(b);
+    }
+    /* (37, 1) against (1, 41); F order against C order */
+    {
+        NclArray *x, *y, *xa, *yb;
+        fused_operands(_i, 2, NCL_DIMS(37, 41), NCL_TEST_F, NCL_TEST_C, &rs, &x, &y);
+        fused_check(op, x, y, NULL, NULL, "F against C");
+        NclArray *c1 = NULL, *c2 = NULL;
+        const int64_t st0[2] = {0, 0}, sp1[2] = {INT64_MIN, 1}, sp2[2] = {1, INT64_MIN},
+                      step[2] = {1, 1};
+        NCL_CHECK_OK(NclArraySlice(x, st0, sp1, step, &c1));
+        NCL_CHECK_OK(NclArraySlice(y, st0, sp2, step, &c2));
+        xa = c1;
+        yb = c2;
+        fused_check(op, xa, yb, NULL, NULL, "(37, 1) against (1, 41)");
+        NclArrayRelease(xa);
+        NclArrayRelease(yb);
+        NclArrayRelease(x);
+        NclArrayRelease(y);
+    }
+    /* a where mask, output provided (prefilled) and allocated */
+    fused_operands(_i, 1, &n, NCL_TEST_C, NCL_TEST_REVERSED, &rs, &a, &b);
+    NclArray *m = ncl_test_new(NCL_BOOL, 1, &n);
+    for (int64_t i = 0; i < n; i++) ((char *)NclArrayData(m))[i] = (char)(ncl_test_rand(&rs) % 3 != 0);
+    NclParams p = NCL_PARAMS_INIT;
+    p.where = m;
+    NclArray *o = ncl_test_new(NCL_FLOAT64, 1, &n);
+    fused_fill(o, &rs);
+    fused_check(op, a, b, o, &p, "where, provided");
+    fused_check(op, a, b, NULL, &p, "where, allocated");
+    NclArrayRelease(o);
+    /* a float32 output: the result is cast, the input is still fused */
+    o = ncl_test_new(NCL_FLOAT32, 1, &n);
+    fused_check(op, a, b, o, NULL, "float32 output");
+    /* the casting rule applies to the casts the fused kernel stands in for */
+    NclParams pn = NCL_PARAMS_INIT;
+    pn.casting = NCL_CASTING_NO;
+    NclArray *o2 = ncl_test_new(NCL_FLOAT64, 1, &n), *oo = o2;
+    NCL_CHECK_STATUS(NclBinary(op, a, b, &oo, &pn), NCL_ERR_CASTING);
+    pn.casting = NCL_CASTING_SAFE;
+    NCL_CHECK_OK(NclBinary(op, a, b, &oo, &pn));
+    pn.dtype = NCL_FLOAT64;
+    fused_check(op, a, b, o2, &pn, "dtype=float64");
+    NclArrayRelease(o2);
+    NclArrayRelease(o);
+    NclArrayRelease(m);
+    NclArrayRelease(a);
+    NclArrayRelease(b);
+    /* a hook on the cast's chain sees the cast, as before: not fused */
+    {
+        fused_operands(_i, 1, &n, NCL_TEST_C, NCL_TEST_C, &rs, &a, &b);
+        const NclDType narrow = fused_narrow[_i / 2 % 2];
+        const NclDType csig[2] = {narrow, NCL_FLOAT64};
+        const NclDType fsig[3] = {NclArrayDType(a), NclArrayDType(b), NCL_FLOAT64};
+        count_node cast, fused;
+        memset(&cast, 0, sizeof cast);
+        memset(&fused, 0, sizeof fused);
+        cast.node.fn = fused.node.fn = count_kernel;
+        cast.node.name = "cast_count";
+        fused.node.name = "fused_count";
+        NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_ASTYPE, csig,
+                                   &cast.node.list));
+        NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, (int)op, fsig, &fused.node.list));
+        NclArray *r = NULL;
+        NCL_CHECK_OK(NclBinary(op, a, b, &r, NULL));
+        NCL_CHECK_OK(NclKernelUnhook(&fused.node.list));
+        NCL_CHECK_OK(NclKernelUnhook(&cast.node.list));
+        ck_assert_int_gt(cast.calls, 0);
+        ck_assert_int_eq(fused.calls, 0);
+        NclArrayRelease(r);
+        NclArrayRelease(a);
+        NclArrayRelease(b);
+    }
+    /* split across threads, each worker running the fused kernel on its range */
+    const int threads = NclGetNumThreads();
+    NCL_CHECK_OK(NclSetNumThreads(3));
+    NCL_CHECK_OK(NclSetThreadingThreshold(1000));
+    const int64_t big = 3 * 65536 + 5;
+    fused_operands(_i, 1, &big, NCL_TEST_C, NCL_TEST_MISALIGNED, &rs, &a, &b);
+    fused_check(op, a, b, NULL, NULL, "threads");
+    NCL_CHECK_OK(NclSetThreadingThreshold(65536));
+    NCL_CHECK_OK(NclSetNumThreads(threads));
+    NclArrayRelease(a);
+    NclArrayRelease(b);
+}
+END_TEST
+
 static Suite *binary_kernels_suite(void)
 {
     Suite *s = suite_create("binary_kernels");
@@ -1024,6 +1336,10 @@ static Suite *binary_kernels_suite(void)
     tcase_add_loop_test(tc, t_loop_matrix, 0, NOPS * NCL_NTYPES);
     tc = ncl_test_tcase(s, "registration");
     tcase_add_loop_test(tc, t_registration, 0, NOPS * NCL_NTYPES);
+    tc = ncl_test_tcase(s, "fused");
+    tcase_add_loop_test(tc, t_fused_layouts, 0, NFUSED);
+    tcase_add_loop_test(tc, t_fused_in_place, 0, NFUSED);
+    tcase_add_loop_test(tc, t_fused_planned, 0, NFUSED);
     return s;
 }
 

@@ -379,11 +379,12 @@ END_TEST
    Contiguous outputs of at least NCL_STREAM_MIN_BYTES are written in blocks
    with non-temporal stores in the AVX2 and AVX-512 builds (ncl_kernel.h),
    after a head up to a 64-byte boundary and with a tail of plain stores. A
-   sample of kernels (the hot arithmetic, a bool output, a flag-restoring
-   loop, sqrt, and casts of every output width) runs at an odd length just
-   above the threshold with the output at an element-aligned address off
-   the 64-byte grid, at a byte-misaligned one (stored in place), and in
-   place; everything must equal the baseline bit for bit, flags included. */
+   sample of kernels (the hot arithmetic, fused casts of mixed operands, a
+   bool output, a flag-restoring loop, sqrt, and casts of every output
+   width) runs at an odd length just above the threshold with the output at
+   an element-aligned address off the 64-byte grid, at a byte-misaligned one
+   (stored in place), and in place; everything must equal the baseline bit
+   for bit, flags included. */
 
 typedef struct big_case {
     uint8_t subsystem;
@@ -397,6 +398,11 @@ static const big_case big_cases[] = {
     BIN3(NCL_SUBTRACT, NCL_INT64), BIN3(NCL_MULTIPLY, NCL_FLOAT64), BIN3(NCL_DIVIDE, NCL_FLOAT32),
     BIN3(NCL_MAXIMUM, NCL_FLOAT64), BIN3(NCL_ADD, NCL_INT16),
     {NCL_SUBSYSTEM_BINARY, NCL_LOGICAL_AND, {NCL_FLOAT32, NCL_FLOAT32, NCL_BOOL}},
+    /* fused casts (mixed operands) */
+    {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_INT32, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_SUBTRACT, {NCL_FLOAT64, NCL_INT32, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_MULTIPLY, {NCL_FLOAT32, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_DIVIDE, {NCL_FLOAT64, NCL_FLOAT32, NCL_FLOAT64}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_FLOAT64, NCL_FLOAT64, NCL_BOOL}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_GT, {NCL_INT64, NCL_INT64, NCL_BOOL}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_NE, {NCL_INT64, NCL_UINT64, NCL_BOOL}},
@@ -517,6 +523,8 @@ static const big_case s2_cases[] = {
     {NCL_SUBSYSTEM_BINARY, NCL_MAXIMUM, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64}},
     {NCL_SUBSYSTEM_BINARY, NCL_SUBTRACT, {NCL_INT64, NCL_INT64, NCL_INT64}},
     {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_UINT64, NCL_UINT64, NCL_UINT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_INT32, NCL_FLOAT64, NCL_FLOAT64}},
+    {NCL_SUBSYSTEM_BINARY, NCL_MULTIPLY, {NCL_FLOAT64, NCL_FLOAT32, NCL_FLOAT64}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_FLOAT64, NCL_FLOAT64, NCL_BOOL}},
     {NCL_SUBSYSTEM_COMPARE, NCL_CMP_LT, {NCL_INT64, NCL_FLOAT32, NCL_BOOL}},
 };

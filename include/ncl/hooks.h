@@ -168,7 +168,11 @@ NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
    public contract yet, so hooks there should only observe and pass the call
    on with NclKernelNext. Only signatures
    that NCLib itself has a kernel for can be hooked (NCL_ERR_DTYPE otherwise):
-   those are the loops that calls resolve to. Kernel nodes may be inserted and
+   those are the loops that calls resolve to, and the fused kernels that
+   read mixed operands without a cast (Binary add, subtract, multiply and
+   divide of int32 or float32 with float64, e.g. (int32, float64, float64)),
+   which run only while no user kernel is hooked on the loop they stand in
+   for, (float64, float64, float64), or on the casts. Kernel nodes may be inserted and
    removed while calls run, like level-1 nodes; NclKernelUnhook has the same
    rules as NclApiUnhook. */
 NCL_API NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signature,

@@ -1,7 +1,7 @@
 /*
  * binary_kernels.c: NCLib's built-in inner loops of the Binary subsystem, one
  * strided kernel per (op, dtype) loop that NumPy 1.24 has for these dtypes,
- * and the table (ncl_k_binary_table) through which the registry puts each at
+ * a few fused-cast kernels for mixed operands (below), and the table (ncl_k_binary_table) through which the registry puts each at
  * the tail of its level-2 chain.
  *
  * The element semantics live in binary_ops.h; this file only stamps the
@@ -73,14 +73,52 @@ NCL_DTYPE_LIST(NCL_BK_DTYPE_)
 #undef NCL_BK_DTYPE_
 #undef NCL_BK_KERNEL_
 
+/* ---- fused casts (src/plan.h) ----------------------------------------------
+   add, subtract, multiply and divide of an int32 or float32 operand with a
+   float64 one, which NumPy runs in the float64 loop: ncl_k_<op>_i32_f64
+   (int32, float64 -> float64), ncl_k_<op>_f64_i32 and the float32 pair.
+   The narrow operand is converted in registers by the C conversion, the one
+   the cast kernel applies: exact for int32 and float32 (a float32
+   signalling NaN is quieted, raising INVALID, in either path), so the
+   results and FP flags are those of casting then running ncl_k_<op>_f64.
+   The contiguous loops vectorise with the widening conversion (cvtdq2pd,
+   cvtps2pd) in front of the float64 operation. */
+#define NCL_BK_FUSED_OPS(X, s, T, E) \
+    X(add, NCL_ADD, s, T, E) X(subtract, NCL_SUBTRACT, s, T, E) \
+    X(multiply, NCL_MULTIPLY, s, T, E) X(divide, NCL_DIVIDE, s, T, E)
+#define NCL_BK_FUSED_TYPES(X, Y) Y(X, i32, int32_t, NCL_INT32) Y(X, f32, float, NCL_FLOAT32)
+
+#define NCL_BK_FUSED_DEF_(op, OPE, s, T, E)                                                   \
+    NCL_KINLINE double ncl_bfu_##op##_##s##_f64(T a, double b, int *e)                         \
+    {                                                                                         \
+        return ncl_bop_##op##_f64((double)a, b, e);                                           \
+    }                                                                                         \
+    NCL_KINLINE double ncl_bfu_##op##_f64_##s(double a, T b, int *e)                           \
+    {                                                                                         \
+        return ncl_bop_##op##_f64(a, (double)b, e);                                           \
+    }                                                                                         \
+    NCL_DEFINE_BINARY_KERNEL(ncl_k_##op##_##s##_f64, T, double, double, ncl_bfu_##op##_##s##_f64) \
+    NCL_DEFINE_BINARY_KERNEL(ncl_k_##op##_f64_##s, double, T, double, ncl_bfu_##op##_f64_##s)
+#define NCL_BK_FUSED_TYPE_(X, s, T, E) NCL_BK_FUSED_OPS(X, s, T, E)
+NCL_BK_FUSED_TYPES(NCL_BK_FUSED_DEF_, NCL_BK_FUSED_TYPE_)
+#define NCL_BK_FUSED_ENTRY_(op, OPE, s, T, E)                                                 \
+    {NCL_SUBSYSTEM_BINARY, 3, OPE, {E, NCL_FLOAT64, NCL_FLOAT64, 0}, ncl_k_##op##_##s##_f64,  \
+     "ncl_k_" #op "_" #s "_f64"},                                                             \
+    {NCL_SUBSYSTEM_BINARY, 3, OPE, {NCL_FLOAT64, E, NCL_FLOAT64, 0}, ncl_k_##op##_f64_##s,    \
+     "ncl_k_" #op "_f64_" #s},
+
 #define NCL_BK_ENTRY_(OPE, op, OP, set, loop, E, s, k)                                 \
     NCL_BOP_IF_##set##_##k({NCL_SUBSYSTEM_BINARY, 3, OPE, {E, E, NCL_BK_OUT_##loop(E), 0}, \
                             ncl_k_##op##_##s, "ncl_k_" #op "_" #s},)
 #define NCL_BK_DTYPE_(E, s, T, name, k) NCL_BOP_OP_LIST(NCL_BK_ENTRY_, E, s, k)
 const ncl_kernel_entry ncl_k_binary_table[] = {
     NCL_DTYPE_LIST(NCL_BK_DTYPE_)
+    NCL_BK_FUSED_TYPES(NCL_BK_FUSED_ENTRY_, NCL_BK_FUSED_TYPE_)
 };
 #undef NCL_BK_DTYPE_
 #undef NCL_BK_ENTRY_
+#undef NCL_BK_FUSED_ENTRY_
+#undef NCL_BK_FUSED_TYPE_
+#undef NCL_BK_FUSED_DEF_
 
 const size_t ncl_k_binary_count = sizeof ncl_k_binary_table / sizeof ncl_k_binary_table[0];
