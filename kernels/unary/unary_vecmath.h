@@ -15,7 +15,8 @@
  * double (two double vectors per float vector) was slower than SLEEF's.
  *
  * The polynomials come from kernels/unary/vecmath_coeffs.py (Chebyshev fits
- * in 50-digit arithmetic), their literals pasted below. The scalar ranges
+ * in 50-digit arithmetic, float64 sin/cos weighted least-squares fits), their
+ * literals pasted below. The scalar ranges
  * of unary_sleef.h's descs take the inputs a reduction does not cover
  * (large |x| for sin/cos, inf and NaN there). Results depend on the element
  * only, never on its lane or block.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Polynomial coefficients of the hand-written vector functions of
 unary_vecmath.h, fitted with mpmath's Chebyshev fit (near-minimax) in
-50-digit arithmetic and printed as C hex-float literals.
+50-digit arithmetic (float64 sin/cos: a weighted least-squares fit with
+the coefficients rounded in turn, fit_weighted) and printed as C hex-float
+literals.
 
 Run: python3 kernels/unary/vecmath_coeffs.py
 Each fit prints its degree, interval and the maximum error of the fit
@@ -84,7 +86,6 @@ def log_p(z):
     t = mp.sqrt(z)
     return (2 * mp.atanh(t) - 2 * t) / (t * z)
 fit('NCL_VM_LOG_P', log_p, mp.mpf(0), mp.mpf(0.2) ** 2 * mp.mpf('1.0001'), 7)
-
 
 
 def fit_weighted(name, f, c0, hi, deg, weight, result, nodes=200):
