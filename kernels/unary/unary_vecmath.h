@@ -7,9 +7,10 @@
  * float64: exp, log, sin, cos within about 0.85 ulp (HIGH tier, and FAST
  * where SLEEF's 3.5-ulp function is not quicker); on AVX-512, exp and log
  * are table-driven, with a FAST variant each (within 2 ulp) that drops the
- * carried low parts. Each reduction keeps the
- * reduced argument exact or carries its rounding error, and the one
- * rounding that counts is the last addition (see each function).
+ * carried low parts; FAST sin and cos have their own cheaper scheme (one
+ * reduction by pi, one polynomial), within about 2.2 ulp. Each reduction
+ * keeps the reduced argument exact or carries its rounding error, and the
+ * one rounding that counts is the last addition (see each function).
  * float32: exp, log, sin, cos in float vectors (16 lanes on AVX-512),
  * within 1 ulp over all 2^32 inputs (checked exhaustively on both levels;
  * each function gives its figure). log on AVX-512 reduces with a 16-entry
@@ -21,7 +22,8 @@
  * ulp, also checked exhaustively.
  *
  * The polynomials come from kernels/unary/vecmath_coeffs.py (Chebyshev fits
- * in 50-digit arithmetic), their literals pasted below. The scalar ranges
+ * in 50-digit arithmetic, float64 sin/cos weighted least-squares fits), their
+ * literals pasted below. The scalar ranges
  * of unary_sleef.h's descs take the inputs a reduction does not cover
  * (large |x| for sin/cos, inf and NaN there). Results depend on the element
  * only, never on its lane or block.
@@ -61,22 +63,29 @@
 #define NCL_VM_LOG_P_C5 0x1.3b29d20b4b924p-3
 #define NCL_VM_LOG_P_C6 0x1.0e8c32bc710e5p-3
 #define NCL_VM_LOG_P_C7 0x1.169d45f561cc7p-3
-/* NCL_VM_SIN_S: degree 6 on [0.0, 0.61691196], max error 9.25e-18 */
+/* NCL_VM_SIN_S: degree 5 on [0, 0.61691196], max error 0.049 ulp */
 #define NCL_VM_SIN_S_C0 -0x1.5555555555555p-3
-#define NCL_VM_SIN_S_C1 0x1.1111111111110p-7
-#define NCL_VM_SIN_S_C2 -0x1.a01a01a019937p-13
-#define NCL_VM_SIN_S_C3 0x1.71de3a54607a5p-19
-#define NCL_VM_SIN_S_C4 -0x1.ae64541295cdfp-26
-#define NCL_VM_SIN_S_C5 0x1.61217ee5cca1bp-33
-#define NCL_VM_SIN_S_C6 -0x1.ab17bdcbd3414p-41
-/* NCL_VM_COS_C: degree 6 on [0.0, 0.61691196], max error 2.31e-18 */
+#define NCL_VM_SIN_S_C1 0x1.1111111110648p-7
+#define NCL_VM_SIN_S_C2 -0x1.a01a019d72670p-13
+#define NCL_VM_SIN_S_C3 0x1.71de3678a0af8p-19
+#define NCL_VM_SIN_S_C4 -0x1.ae5f14bbda50fp-26
+#define NCL_VM_SIN_S_C5 0x1.5dbfe6d504ad5p-33
+/* NCL_VM_COS_C: degree 5 on [0, 0.61691196], max error 0.00096 ulp */
 #define NCL_VM_COS_C_C0 0x1.5555555555555p-5
-#define NCL_VM_COS_C_C1 -0x1.6c16c16c16c16p-10
-#define NCL_VM_COS_C_C2 0x1.a01a01a019d0ap-16
-#define NCL_VM_COS_C_C3 -0x1.27e4fb7712ca2p-22
-#define NCL_VM_COS_C_C4 0x1.1eed8deb82809p-29
-#define NCL_VM_COS_C_C5 -0x1.9394b9eb4d56dp-37
-#define NCL_VM_COS_C_C6 0x1.ab78473be59d7p-45
+#define NCL_VM_COS_C_C1 -0x1.6c16c16c16225p-10
+#define NCL_VM_COS_C_C2 0x1.a01a019e15245p-16
+#define NCL_VM_COS_C_C3 -0x1.27e4f8eafeccdp-22
+#define NCL_VM_COS_C_C4 0x1.1eea7499c3999p-29
+#define NCL_VM_COS_C_C5 -0x1.8feec7e12e4cbp-37
+/* NCL_VM_SINPI_P: degree 7 on [0, 2.4676478], max error 0.0026 ulp */
+#define NCL_VM_SINPI_P_C0 -0x1.5555555555555p-3
+#define NCL_VM_SINPI_P_C1 0x1.11111111110c9p-7
+#define NCL_VM_SINPI_P_C2 -0x1.a01a01a014eb6p-13
+#define NCL_VM_SINPI_P_C3 0x1.71de3a52aab7bp-19
+#define NCL_VM_SINPI_P_C4 -0x1.ae6454d95e938p-26
+#define NCL_VM_SINPI_P_C5 0x1.6123ce504a2d9p-33
+#define NCL_VM_SINPI_P_C6 -0x1.ae43dc3edef75p-41
+#define NCL_VM_SINPI_P_C7 0x1.883c0f3a41c7ep-49
 
 /* NCL_VM_EXPT_Q: degree 4 on [-0.02168251, 0.02168251], max error 5.96e-14 */
 #define NCL_VM_EXPT_Q_C0 0x1.0000000000000p-1
@@ -450,45 +459,59 @@ static ncl_sv_f64 ncl_vm_log_lo_f64(ncl_sv_f64 x) { return ncl_vm_logt_f64(x, 0)
 #endif
 
 /* ---- sin, cos, float64 -----------------------------------------------------
-   n = rint(x 2/pi), r = x - n pi/2 with pi/2 = P1 + P2 + P3: a = x - n P1
-   is exact (|a| < 1 and its bits start at 2^-52), n P2 is split exactly
-   with FMA, and a - n P2 - n P3 is carried as rh + rl (2Sum). Then
-   sin r = rh + (rl (1 - rh^2/2) + rh^3 S), cos r = w + ((1 - w) - h + ...)
-   with h = rh^2/2 carried exactly and w = 1 - h, each rounded once at the
-   end: within about 0.55 ulp. |x| from 2^20 on, inf and NaN are in the
+   The throughput of these loops is bound by the FMA ports (mul and FMA
+   share them, adds do not), so the schemes below count FMA-port operations
+   first: HIGH 23 per vector, FAST 14 (cos: two more adds), the earlier
+   carried-2Sum version 27.
+
+   Both reduce with a Cody-Waite split done in FMA. For |x| < 2^20 no
+   double lies closer to a multiple of pi/2 than 2^-60.5 (x =
+   0x1.6c6cbc45dc8dep+5, near 29 pi/2; found by a search over all the
+   multiples), so the error of n (P1 + P2 + P3) against n pi (below 2^-121)
+   stays far below an ulp of r. |x| from 2^20 on, inf and NaN are in the
    desc's scalar range. */
+
+/* HIGH: n = rint(x 2/pi), r = x - n pi/2, pi/2 = Q1 + Q2 + Q3 with Q1 the
+   double, Q2 its next 33 bits, so that n Q2 is exact (|n| < 2^20):
+   r1 = x - n Q1 is exact (a multiple of x's ulp or 2^-52, below 1);
+   r2 = r1 - n Q2 rounds only when |r2| >= 2^-33, and then d = r1 - r2 is
+   exact (a multiple of 2^-86 below 2^-34) and d - n Q2 is r2's rounding
+   error, exactly; rh = r2, rl = that error - n Q3 (r = rh + rl to
+   2^-120). Then on |r| <= pi/4 (times 1.0001):
+     sin r = rh + (rh^3 S(z) + rl (1 - h)),  z = rh^2, h = z/2
+     cos r = w + (z^2 C(z) + wl - rh rl),     w = 1 - h, wl = (1 - w) - h
+   (w's rounding error wl is exact: Fast2Sum, 1 >= h). Each rounds once at
+   the result's scale; what remains is the rounding of z in h (cos: at most
+   0.25 ulp) and of rh^3 S (sin: its terms below 0.08 of the result):
+   within 0.77 ulp measured (0.7 the earlier version's). S and C (degree 5
+   each) are fitted with the error weighted as the result needs, each
+   coefficient rounded before the next ones are refitted. */
 NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_f64(ncl_sv_f64 x, int64_t odd)
 {
-    const ncl_sv_f64 t = NCL_VM_FMA(x, NCL_VM_D1(0x1.45f306dc9c883p-1), NCL_VM_D1(0x1.8p52));
-    const ncl_sv_f64 n = NCL_VM_SUB(t, NCL_VM_D1(0x1.8p52));
-    const ncl_sv_f64 a = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+0), x);
-    const ncl_sv_f64 bh = NCL_VM_MUL(n, NCL_VM_D1(0x1.1a62633145c07p-54));
-    const ncl_sv_f64 bl = NCL_VM_FMS(n, NCL_VM_D1(0x1.1a62633145c07p-54), bh);
-    const ncl_sv_f64 rh = NCL_VM_SUB(a, bh);
-    const ncl_sv_f64 bb = NCL_VM_SUB(rh, a);
-    const ncl_sv_f64 err = NCL_VM_SUB(NCL_VM_SUB(a, NCL_VM_SUB(rh, bb)), NCL_VM_ADD(bh, bb));
-    const ncl_sv_f64 rl = NCL_VM_FNMA(n, NCL_VM_D1(-0x1.f1976b7ed8fbcp-110), NCL_VM_SUB(err, bl));
+    const ncl_sv_f64 sh = NCL_VM_D1(0x1.8p52);
+    const ncl_sv_f64 t = NCL_VM_FMA(x, NCL_VM_D1(0x1.45f306dc9c883p-1), sh);
+    const ncl_sv_f64 n = NCL_VM_SUB(t, sh);
+    const ncl_sv_f64 q2 = NCL_VM_D1(0x1.1a626331p-54);
+    const ncl_sv_f64 r1 = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+0), x);
+    const ncl_sv_f64 rh = NCL_VM_FNMA(n, q2, r1);
+    const ncl_sv_f64 rl = NCL_VM_FNMA(n, NCL_VM_D1(0x1.1701b839a252p-88), NCL_VM_FNMA(n, q2, NCL_VM_SUB(r1, rh)));
     const ncl_sv_f64 z = NCL_VM_MUL(rh, rh);
     const ncl_sv_f64 h = NCL_VM_MUL(z, NCL_VM_D1(0.5));
-    ncl_sv_f64 ps = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SIN_S_C6), z, NCL_VM_D1(NCL_VM_SIN_S_C5));
-    ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C4));
+    ncl_sv_f64 ps = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SIN_S_C5), z, NCL_VM_D1(NCL_VM_SIN_S_C4));
     ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C3));
     ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C2));
     ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C1));
     ps = NCL_VM_FMA(ps, z, NCL_VM_D1(NCL_VM_SIN_S_C0));
     const ncl_sv_f64 s = NCL_VM_ADD(rh, NCL_VM_FMA(NCL_VM_MUL(rh, z), ps, NCL_VM_FNMA(h, rl, rl)));
-    ncl_sv_f64 pc = NCL_VM_FMA(NCL_VM_D1(NCL_VM_COS_C_C6), z, NCL_VM_D1(NCL_VM_COS_C_C5));
-    pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C4));
+    ncl_sv_f64 pc = NCL_VM_FMA(NCL_VM_D1(NCL_VM_COS_C_C5), z, NCL_VM_D1(NCL_VM_COS_C_C4));
     pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C3));
     pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C2));
     pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C1));
     pc = NCL_VM_FMA(pc, z, NCL_VM_D1(NCL_VM_COS_C_C0));
-    /* rh^2/2 = h + hl exactly; w = 1 - h, its error exact (Fast2Sum) */
-    const ncl_sv_f64 hl = NCL_VM_MUL(NCL_VM_FMS(rh, rh, z), NCL_VM_D1(0.5));
     const ncl_sv_f64 one = NCL_VM_D1(1.0);
     const ncl_sv_f64 w = NCL_VM_SUB(one, h);
-    const ncl_sv_f64 wl = NCL_VM_SUB(NCL_VM_SUB(NCL_VM_SUB(one, w), h), NCL_VM_FMA(rh, rl, hl));
-    const ncl_sv_f64 c = NCL_VM_ADD(w, NCL_VM_FMA(NCL_VM_MUL(z, z), pc, wl));
+    const ncl_sv_f64 wl = NCL_VM_SUB(NCL_VM_SUB(one, w), h);
+    const ncl_sv_f64 c = NCL_VM_ADD(w, NCL_VM_FMA(NCL_VM_MUL(z, z), pc, NCL_VM_FNMA(rh, rl, wl)));
     const ncl_vm_i64 q = NCL_VM_IADD(NCL_VM_BITS(t), NCL_VM_I1(odd));
     ncl_sv_f64 y = NCL_VM_SEL_ODD(s, c, q);
     y = NCL_VM_FROMBITS(NCL_VM_IXOR(NCL_VM_BITS(y), NCL_VM_ISHL(NCL_VM_IAND(q, NCL_VM_I1(2)), 62)));
@@ -498,6 +521,52 @@ NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_f64(ncl_sv_f64 x, int64_t odd)
 }
 static ncl_sv_f64 ncl_vm_sin_f64(ncl_sv_f64 x) { return ncl_vm_sincos_f64(x, 0); }
 static ncl_sv_f64 ncl_vm_cos_f64(ncl_sv_f64 x) { return ncl_vm_sincos_f64(x, 1); }
+
+/* FAST: reduction by pi and one odd polynomial. sin: n = rint(x/pi);
+   cos x = sin(x + pi/2): n = rint(x/pi + 1/2) - 1/2, a half-integer (its
+   products with P1, P2 stay exact: 2n has at most 20 bits). r = x - n pi
+   with pi = P1 + P2 + P3 (P2 33 bits) in three FMAs, r1 = x - n P1 exact,
+   r2 exact when |r2| < 2^-33 (near the zeros), so that r is within about
+   an ulp of x - n pi; sin x = (-1)^n sin r (the parity is bit 0 of t),
+   sin r = r + r^3 P(r^2) on |r| <= pi/2 (times 1.00005), P of degree 7
+   (odd degree 17; the fit itself within 0.003 ulp). The rounding errors
+   of r^2, r^3 and P scale with r^3 P, up to 0.57 of the result near
+   |r| = pi/2: cos within 1.71 ulp measured, 2.2 for |x| < 2^-26 (r is
+   then pi/2 rounded, the result just below 1), sin within 2.13 (its form
+   below), for the 4-ulp tier.
+   (The same scheme with r's rounding error carried measured 1.9 ulp: too
+   much for HIGH, hence its two polynomials on the shorter interval.) */
+NCL_KINLINE ncl_sv_f64 ncl_vm_sincos_fast_f64(ncl_sv_f64 x, int iscos)
+{
+    const ncl_sv_f64 sh = NCL_VM_D1(0x1.8p52);
+    const ncl_sv_f64 ipi = NCL_VM_D1(0x1.45f306dc9c883p-2);
+    ncl_sv_f64 t, n;
+    if (!iscos) {
+        t = NCL_VM_FMA(x, ipi, sh);
+        n = NCL_VM_SUB(t, sh);
+    } else {
+        t = NCL_VM_ADD(NCL_VM_FMA(x, ipi, NCL_VM_D1(0.5)), sh);
+        n = NCL_VM_SUB(NCL_VM_SUB(t, sh), NCL_VM_D1(0.5));
+    }
+    ncl_sv_f64 r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.921fb54442d18p+1), x);
+    r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.1a626331p-53), r);
+    r = NCL_VM_FNMA(n, NCL_VM_D1(0x1.1701b839a252p-87), r);
+    const ncl_sv_f64 z = NCL_VM_MUL(r, r);
+    ncl_sv_f64 p = NCL_VM_FMA(NCL_VM_D1(NCL_VM_SINPI_P_C7), z, NCL_VM_D1(NCL_VM_SINPI_P_C6));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C5));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C4));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C3));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C2));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C1));
+    p = NCL_VM_FMA(p, z, NCL_VM_D1(NCL_VM_SINPI_P_C0));
+    /* sin: r (1 + z P) keeps the sign of r = x = -0, which r + r^3 P
+       loses, without a select for it (6% of the time); its two roundings
+       cost about 0.45 ulp more. cos has no zero to keep. */
+    const ncl_sv_f64 y = iscos ? NCL_VM_FMA(NCL_VM_MUL(r, z), p, r) : NCL_VM_MUL(r, NCL_VM_FMA(z, p, NCL_VM_D1(1.0)));
+    return NCL_VM_FROMBITS(NCL_VM_IXOR(NCL_VM_BITS(y), NCL_VM_ISHL(NCL_VM_BITS(t), 63)));
+}
+static ncl_sv_f64 ncl_vm_sin_fast_f64(ncl_sv_f64 x) { return ncl_vm_sincos_fast_f64(x, 0); }
+static ncl_sv_f64 ncl_vm_cos_fast_f64(ncl_sv_f64 x) { return ncl_vm_sincos_fast_f64(x, 1); }
 
 /* ---- the float layer: f = float vector (ncl_sv_f32), j = its bits ---- */
 #if defined(__AVX512F__)
@@ -780,8 +849,8 @@ static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_
 #    define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64
 #    define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0
 #  endif
-#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_f64
-#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_f64
+#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_fast_f64
+#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_fast_f64
 #  define NCL_VM_OWN_exp_f32 ncl_vm_exp_f32, ncl_vm_exp_f32
 #  if defined(__AVX512F__)
 #    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, ncl_vm_log_f32

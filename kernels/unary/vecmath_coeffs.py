@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Polynomial coefficients of the hand-written vector functions of
 unary_vecmath.h, fitted with mpmath's Chebyshev fit (near-minimax) in
-50-digit arithmetic and printed as C hex-float literals.
+50-digit arithmetic (float64 sin/cos: a weighted least-squares fit with
+the coefficients rounded in turn, fit_weighted) and printed as C hex-float
+literals.
 
 Run: python3 kernels/unary/vecmath_coeffs.py
 Each fit prints its degree, interval and the maximum error of the fit
@@ -85,12 +87,58 @@ def log_p(z):
     return (2 * mp.atanh(t) - 2 * t) / (t * z)
 fit('NCL_VM_LOG_P', log_p, mp.mpf(0), mp.mpf(0.2) ** 2 * mp.mpf('1.0001'), 7)
 
-# float64 sin/cos of r, |r| <= pi/4 (plus the reduction's slack), with the
-# S and C of above: the error of S is scaled by
-# r^2 <= 0.62, that of C by r^4 <= 0.38
+
+def fit_weighted(name, f, c0, hi, deg, weight, result, nodes=200):
+    """Least squares on Chebyshev nodes of [0, hi] with the error weighted
+    as the kernel needs it (weight(z) * (P(z) - f(z)) is the error relative
+    to the result), the coefficients rounded to double one at a time from
+    the lowest, the higher ones refitted after each rounding (so that they
+    absorb the rounding of the lower ones; c0 is f(0) rounded). result(p, r)
+    is the kernel's result from a polynomial value p at r = sqrt(z); the
+    printed error is the worst over a grid, in ulps of the double result."""
+    with mp.workdps(60):
+        zs = [hi * (1 - mp.cos(mp.pi * (i + mp.mpf(0.5)) / nodes)) / 2 for i in range(nodes)]
+        ws = [weight(z) for z in zs]
+        cs = [mp.mpf(float(c0))]
+        while len(cs) < deg + 1:
+            k0 = len(cs)
+            a = mp.matrix(nodes, deg + 1 - k0)
+            b = mp.matrix(nodes, 1)
+            for i, z in enumerate(zs):
+                b[i] = ws[i] * (f(z) - sum(c * z ** j for j, c in enumerate(cs)))
+                for j in range(deg + 1 - k0):
+                    a[i, j] = ws[i] * z ** (k0 + j)
+            cs.append(mp.mpf(float(mp.qr_solve(a, b)[0][0])))
+        worst = mp.mpf(0)
+        rmax = mp.sqrt(hi)
+        for i in range(1, 3001):
+            r = rmax * i / 3000
+            z = r * r
+            y, ref = result(sum(c * z ** j for j, c in enumerate(cs)), r)
+            ulp = mp.mpf(2) ** (mp.floor(mp.log(abs(ref), 2)) - 52)
+            worst = max(worst, abs(y - ref) / ulp)
+    print('/* %s: degree %d on [0, %s], max error %.2g ulp */' % (name, deg, mp.nstr(hi, 8), float(worst)))
+    for k, c in enumerate(cs):
+        print('#define %s_C%d %s' % (name, k, hexf(c)))
+    print()
+
+
+# float64 sin/cos (HIGH) of r, |r| <= pi/4 (plus slack): sin r = r + r^3 S,
+# cos r = 1 - r^2/2 + r^4 C, S and C of degree 5, the error weighted
+# relative to sin r and cos r
 z2 = (mp.pi / 4) ** 2 * mp.mpf('1.0001')
-fit('NCL_VM_SIN_S', sin_s, mp.mpf(0), z2, 6)
-fit('NCL_VM_COS_C', cos_c, mp.mpf(0), z2, 6)
+fit_weighted('NCL_VM_SIN_S', sin_s, mp.mpf(-1) / 6, z2, 5,
+             lambda z: mp.sqrt(z) ** 3 / mp.sin(mp.sqrt(z)),
+             lambda p, r: (r + r ** 3 * p, mp.sin(r)))
+fit_weighted('NCL_VM_COS_C', cos_c, mp.mpf(1) / 24, z2, 5,
+             lambda z: z * z / mp.cos(mp.sqrt(z)),
+             lambda p, r: (1 - r * r / 2 + r ** 4 * p, mp.cos(r)))
+# float64 sin (FAST) of r, |r| <= pi/2 (plus slack): sin r = r + r^3 P,
+# P of degree 7
+zp = (mp.pi / 2 * mp.mpf('1.00005')) ** 2
+fit_weighted('NCL_VM_SINPI_P', sin_s, mp.mpf(-1) / 6, zp, 7,
+             lambda z: mp.sqrt(z) ** 3 / mp.sin(mp.sqrt(z)),
+             lambda p, r: (r + r ** 3 * p, mp.sin(r)), nodes=300)
 
 # float32 exp: as float64 (e^r = 1 + r + r^2 Q(r)), |r| <= ln2/2 plus slack,
 # float32 coefficients; the error of Q is scaled by r^2 <= 0.121
