@@ -390,9 +390,29 @@ NCL_INLINE void split_part(const sort_job *j, int64_t t, NclDType dt, int canon,
         row[1] = upper;
         return;
     }
+    const char *const in = pl->idata;
+    const int64_t is = pl->istep;
+    if (scatter && two) {
+        /* the two write positions in registers: a store through vals (char)
+           could alias row[r], which would reload it for every element */
+        char *const vals = j->vals;
+        int64_t *const idx = j->idx;
+        int64_t at[2] = {row[0], row[1]};
+        for (int64_t i = lo; i < hi; i++) {
+            const char *p = in + i * is;
+            const uint64_t k = split_key(p, dt, canon);
+            const int r = (k > s0) | ((k == s0) & (i >= i0));
+            const int64_t pos = r ? at[1] : at[0];
+            memcpy(vals + (size_t)pos * w, p, w);
+            if (arg) idx[pos] = i;
+            at[0] += !r;
+            at[1] += r;
+        }
+        return;
+    }
     if (!scatter) memset(row, 0, (size_t)j->nt * sizeof *row);
     for (int64_t i = lo; i < hi; i++) {
-        const char *p = pl->idata + i * pl->istep;
+        const char *p = in + i * is;
         const uint64_t k = split_key(p, dt, canon);
         const int r = two ? (k > s0) | ((k == s0) & (i >= i0)) : split_range(j, k, i);
         if (!scatter) {
