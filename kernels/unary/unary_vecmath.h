@@ -753,14 +753,6 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    the quadrant of cos (n + 1) in t's low bits. |x| from 2^18 on, inf and
    NaN are in the desc's scalar range. */
 #if defined(__AVX512F__)
-/* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
-#  define NCL_VM_FNEG_Q2(y, q) \
-    NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL((q), 30), NCL_VM_J1(INT32_MIN), 0x78))
-#else
-#  define NCL_VM_FNEG_Q2(y, q) \
-    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(2)), 30)))
-#endif
-#if defined(__AVX512F__)
 /* On AVX-512 a table of 32 nodes j pi/16 over the whole period, read by
    two-register permutes, in about 23 vector operations against about 33
    for the scheme below. n = rint(x 16/pi) (the shifter's 8 more for cos,
@@ -784,8 +776,9 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    z (-1/2 + c4 z) with c4 a little below 1/24 (absolute error below
    1.3e-9 |S|), sin r - r = r z (s3 + s5 z) (error below 4e-11). Over
    all inputs below 2^18 the worst is 0.954 ulp for sin and 0.956 for cos
-   (checked exhaustively), near 2^17 where n's slack lets |r| reach 0.11. sin(-0) = -0: j = 0 holds Sh = -0 and the
-   bracket is +0 there, so Ch rh - bracket = -0. */
+   (checked exhaustively), near 2^17 where n's slack lets |r| reach 0.11.
+   sin(-0) = -0: j = 0 holds Sh = -0 and the bracket is +0 there, so
+   Ch rh - bracket = -0. */
 #  define NCL_VM_SINF_T_SH \
     -0.0f, 0x1.8f8b84p-3f, 0x1.87de2ap-2f, 0x1.1c73b4p-1f, 0x1.6a09e6p-1f, 0x1.a9b662p-1f, 0x1.d906bcp-1f, \
     0x1.f6297cp-1f, 0x1p+0f, 0x1.f6297cp-1f, 0x1.d906bcp-1f, 0x1.a9b662p-1f, 0x1.6a09e6p-1f, 0x1.1c73b4p-1f, \
@@ -839,6 +832,9 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     return NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb));
 }
 #else
+/* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
+#  define NCL_VM_FNEG_Q2(y, q) \
+    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(2)), 30)))
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
     const float shift = 0x1.8p23f + (float)odd;
