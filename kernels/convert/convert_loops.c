@@ -274,7 +274,7 @@ NCL_KINLINE int64_t cvt_f64_i32_vec(const char *ip, char *op, int64_t n, int *fp
 
 /* Contiguous float64 -> int32: the vector loop where there is one, the
    scalar kernel for the rest, into the output segments of ncl_ostream
-   (streaming stores when large). */
+   (streaming stores when the output and the whole footprint are large). */
 NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernelCtx *ctx,
                                             char *const *args, int64_t n, const int64_t *steps,
                                             NclKernelFn scalar)
@@ -283,7 +283,7 @@ NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernel
     int fpe = 0;
     NclStatus st = NCL_OK;
     ncl_ostream out;
-    for (ncl_ostream_begin(&out, ctx, args[1], n, 4); ncl_ostream_next(&out);) {
+    for (ncl_ostream_begin_fp(&out, ctx, args[1], n, 4, n * 8); ncl_ostream_next(&out);) {
         char *const ip = args[0] + out.i0 * 8;
         const int64_t done = cvt_f64_i32_vec(ip, out.dst, out.cnt, &fpe);
         if (done < out.cnt) {
@@ -300,7 +300,7 @@ NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernel
 }
 
 #define CVT_DEFINE_LOOP(Ea, sa, Ta, ka, Eb, sb, Tb, kb)                                     \
-    NCL_DEFINE_UNARY_KERNEL(loop_astype_##sa##_##sb, Ta, Tb, cvt_##sa##_##sb)               \
+    NCL_DEFINE_UNARY_KERNEL_FP(loop_astype_##sa##_##sb, Ta, Tb, cvt_##sa##_##sb)            \
     static NclStatus k_astype_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx,      \
                                           char *const *args, int64_t n, const int64_t *steps) \
     {                                                                                       \
