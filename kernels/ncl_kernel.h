@@ -153,18 +153,10 @@ typedef struct ncl_ostream {
 #endif
 } ncl_ostream;
 
-/* Whether this call's output of `bytes` (contiguous) is streamed. */
-NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t bytes)
-{
-    const int64_t workers = ctx->nworkers > 1 ? ctx->nworkers : 1;
-    return bytes >= NCL_STREAM_MIN_BYTES &&
-           (workers == 1 || bytes >= NCL_STREAM_SHARED_MIN_BYTES / workers);
-}
-
-/* As ncl_ostream_begin, for a loop that knows the bytes its inputs span
-   (in_bytes) in this chunk: the output is then streamed only if the call's
-   whole footprint (inputs and output, of every thread running a chunk of
-   it) also reaches NCL_STREAM_FOOTPRINT_MIN.
+/* For a loop that knows the bytes its inputs span (in_bytes) in this
+   chunk, the output is streamed only if the call's whole footprint (inputs
+   and output, of every thread running a chunk of it) also reaches
+   NCL_STREAM_FOOTPRINT_MIN.
    Below it a repeated call finds everything in the L3, and plain stores
    there (reading the output's lines for ownership, writing them back to the
    L3) outrun one core's streamed writes to DRAM, about 27 GB/s on Zen 4
@@ -175,7 +167,18 @@ NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t bytes)
    (two inputs) keep the output-only rule (ncl_ostream_begin): at the same
    footprint their streamed and plain loops measured within noise. */
 #define NCL_STREAM_FOOTPRINT_MIN ((int64_t)16 << 20) /* half a 32 MiB L3 */
-/* in_bytes < 0: unknown, the output's size alone decides. */
+
+/* Whether this chunk's contiguous output of out_bytes is streamed; in_bytes
+   < 0: unknown, the output's size alone decides. */
+NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t out_bytes, int64_t in_bytes)
+{
+    const int64_t workers = ctx->nworkers > 1 ? ctx->nworkers : 1;
+    return out_bytes >= NCL_STREAM_MIN_BYTES &&
+           (workers == 1 || out_bytes >= NCL_STREAM_SHARED_MIN_BYTES / workers) &&
+           (in_bytes < 0 || (in_bytes + out_bytes) * workers >= NCL_STREAM_FOOTPRINT_MIN);
+}
+
+/* ncl_ostream_begin for such a loop. */
 NCL_KINLINE void ncl_ostream_begin_fp(ncl_ostream *s, const NclKernelCtx *ctx, char *op,
                                       int64_t n, int64_t size, int64_t in_bytes)
 {
@@ -188,9 +191,7 @@ NCL_KINLINE void ncl_ostream_begin_fp(ncl_ostream *s, const NclKernelCtx *ctx, c
 #ifdef NCL_STREAM_STORES
     const uintptr_t a = (uintptr_t)op;
     s->head = -1;
-    if (ncl_stream_pays(ctx, n * size) && a % (uintptr_t)size == 0 &&
-        (in_bytes < 0 || (in_bytes + n * size) * (ctx->nworkers > 1 ? ctx->nworkers : 1) >=
-                             NCL_STREAM_FOOTPRINT_MIN))
+    if (ncl_stream_pays(ctx, n * size, in_bytes) && a % (uintptr_t)size == 0)
         s->head = (int64_t)((64 - (a & 63)) & 63) / size;
 #else
     (void)ctx;

@@ -112,7 +112,7 @@ NCL_KINLINE int64_t cs_contig(int rel, int ne, int ea, int eb, const char *a, co
                               char *o, int64_t n, const NclKernelCtx *ctx)
 {
     int64_t i = 0;
-    if (ncl_stream_pays(ctx, n)) {
+    if (ncl_stream_pays(ctx, n, -1)) {
         const int64_t head = (int64_t)((64 - ((uintptr_t)o & 63)) & 63);
         if (head)
             _mm512_mask_storeu_epi8(o, ((__mmask64)1 << head) - 1,
