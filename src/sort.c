@@ -50,6 +50,7 @@ typedef struct sort_plan {
     int gather;                /* input slices go through the gather buffer */
     int direct;                /* the kernel writes output slices in place */
     NclKernelNode *kernel;
+    int builtin;               /* kernel is the built-in one (no hook in front) */
     int kind;
     int64_t kth;
     size_t gbytes, obytes, wbytes; /* scratch regions, each 64-byte aligned */
@@ -200,6 +201,7 @@ static NclStatus plan_check(sort_plan *pl, NclSortOp op, const NclArray *a, NclA
         return ncl_error(NCL_ERR_DTYPE, WHO ": no %s kernel for %s", name, name,
                          NclDTypeName(a->dtype));
     pl->kernel = ncl_kernel_first(chain);
+    pl->builtin = pl->kernel == chain->builtin;
     return NCL_OK;
 }
 
@@ -248,7 +250,7 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
         obuf = base + round64(pl->gbytes);
         work = obuf + round64(pl->obytes);
     }
-    ncl_sort_aux aux = {pl->wbytes ? work : NULL, pl->wbytes, pl->kind, pl->kth};
+    ncl_sort_aux aux = {pl->wbytes ? work : NULL, pl->wbytes, pl->kind, pl->kth, NULL};
     NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, s0, fpe, &aux,
                        NCL_ACCURACY_HIGH, nworkers};
     const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
@@ -308,7 +310,13 @@ static NclStatus run_slices(const sort_plan *pl, int64_t s0, int64_t s1, char *b
    input order); and each thread sorts one range with the kernel, straight
    into its place in the result. A range holds exactly the elements of an
    interval of the sort order, in input order, so its sort is the piece of
-   the whole sort found there: the same bits for any thread count. */
+   the whole sort found there: the same bits for any thread count.
+
+   A value sort of 8-byte keys by the built-in kernel (no hook in front of
+   it) of a contiguous slice instead runs that kernel in phases
+   (sort_kernel.h): its own top-level radix count and scatter, then its
+   buckets, each phase shared out across the threads. That saves the two
+   passes of the split above, and a hook never sees a phase call. */
 typedef struct sort_job {
     const sort_plan *pl;
     char *base;            /* scratch: one block per thread (many slices) */
@@ -326,6 +334,8 @@ typedef struct sort_job {
     int64_t *sidx;         /* the records at or above splitter r - 1 */
     int64_t *bounds;       /* range r is [bounds[r], bounds[r + 1]) */
     size_t *wofs;          /* range r's workspace starts at work + wofs[r] */
+    ncl_sort_msd *msd;     /* a value sort in phases: their state */
+    size_t wbytes;         /* and the bytes at work */
 } sort_job;
 
 /* Fewest elements per thread for which one slice is split. */
@@ -509,7 +519,7 @@ static NclStatus range_task(void *arg, int worker, int64_t task, int *fpe)
     const int64_t lo = j->bounds[task], m = j->bounds[task + 1] - lo;
     if (m == 0) return NCL_OK;
     const size_t wb = ncl_sort_work_bytes((int)pl->op, pl->sig[0], pl->kind, m);
-    ncl_sort_aux aux = {wb ? j->work + j->wofs[task] : NULL, wb, pl->kind, 0};
+    ncl_sort_aux aux = {wb ? j->work + j->wofs[task] : NULL, wb, pl->kind, 0, NULL};
     NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
                         NCL_ACCURACY_HIGH, j->nt};
     const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
@@ -523,6 +533,37 @@ static NclStatus range_task(void *arg, int worker, int64_t task, int *fpe)
         memcpy(args[1] + 8 * k, &j->idx[lo + ix], 8);
     }
     return NCL_OK;
+}
+
+/* A value sort in phases: the kernel's call for part `task` of the
+   current phase, or (PLAN) its one call between phases. */
+static NclStatus phase_task(void *arg, int worker, int64_t task, int *fpe)
+{
+    const sort_job *j = arg;
+    const sort_plan *pl = j->pl;
+    ncl_sort_aux aux = {j->work, j->wbytes, pl->kind, 0, j->msd};
+    NclKernelCtx ctx = {NCL_SUBSYSTEM_SORT, (int)pl->op, 1, 1, pl->sig, worker, task, fpe, &aux,
+                        NCL_ACCURACY_HIGH, j->nt};
+    const int64_t steps[2] = {(int64_t)pl->isz, (int64_t)pl->rsz};
+    char *args[2] = {(char *)pl->idata, j->dst};
+    return pl->kernel->fn(pl->kernel, &ctx, args, pl->n, steps);
+}
+
+static NclStatus sort_phases(sort_job *j, int *fpe, int *used)
+{
+    ncl_sort_msd m;
+    memset(&m, 0, sizeof m);
+    m.nparts = j->nt;
+    m.next = NCL_SORT_MSD_COUNT;
+    j->msd = &m;
+    for (int first = 1;; first = 0) {
+        m.phase = m.next;
+        NclStatus st = ncl_pool_run(j->nt, j->nt, phase_task, j, 0, fpe, first ? used : NULL);
+        if (st) return st;
+        m.phase = NCL_SORT_MSD_PLAN;
+        if ((st = phase_task(j, 0, 0, fpe))) return st;
+        if (m.next == NCL_SORT_MSD_DONE) return NCL_OK;
+    }
 }
 
 /* Sample records for the splitters of n elements on nt threads. */
@@ -652,10 +693,16 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     sort_job job;
     job.pl = &pl;
     int nt = a->size > 0 ? ncl_pool_threads(a->size * NCL_COST_SORT) : 1;
-    int split = 0;
+    int split = 0, phases = 0;
     size_t total = 0, wsplit = 0, meta = 0, sbytes = 0, vbytes = 0, ibytes = 0;
     if (nt > 1 && pl.nslices >= 2) {
         if (pl.nslices < nt) nt = (int)pl.nslices;
+    } else if (nt > 1 && pl.nslices == 1 && pl.builtin && !pl.gather &&
+               ncl_sort_msd_ok((int)op, a->dtype, pl.kind, n, nt)) {
+        /* the output buffer and the kernel's workspace */
+        phases = 1;
+        wsplit = ncl_sort_msd_work_bytes(n, nt);
+        total = wsplit == SIZE_MAX ? SIZE_MAX : round64(pl.obytes) + wsplit;
     } else if (nt > 1 && pl.nslices == 1 && (op == NCL_SORT || op == NCL_ARGSORT) &&
                n >= (int64_t)SORT_SPLIT_MIN * nt) {
         /* the output buffer, the elements by range (and their positions),
@@ -673,7 +720,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     }
     job.nt = nt;
     job.block = round64(pl.gbytes) + round64(pl.obytes) + round64(pl.wbytes);
-    if (!split) total = job.block * (size_t)nt;
+    if (!split && !phases) total = job.block * (size_t)nt;
 
     if (a->size > 0) {
         if (pl.wbytes == SIZE_MAX || pl.wbytes > SIZE_MAX / 2 || total == SIZE_MAX) {
@@ -705,7 +752,13 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
         int fpe = 0;
         ncl_fpe_saved saved;
         ncl_fpe_begin(&saved);
-        if (split) {
+        if (phases) {
+            job.dst = pl.direct ? pl.odata : base;
+            job.work = base + round64(pl.obytes);
+            job.wbytes = wsplit;
+            st = sort_phases(&job, &fpe, &used);
+            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, base, (int64_t)pl.rsz, n, pl.rsz);
+        } else if (split) {
             /* the input is read where it is (no gather: nothing is written
                to the output before the last phase) */
             char *sp = base + round64(pl.obytes);

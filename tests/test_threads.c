@@ -429,6 +429,68 @@ START_TEST(t_sort_split_by_value)
 }
 END_TEST
 
+/* A value sort of 8-byte keys runs the built-in kernel in phases across
+   the threads (kernels/sort/sort_kernel.h); other dtypes, and the same
+   sort with a kernel hooked in front of the built-in one, split by value.
+   Both give the bits of one thread for random data, a narrow positive
+   range (the kernel recounts a lower digit), all-equal input, sorted and
+   reversed input, one odd element among equal ones (a thread gets no
+   bucket), and few values with -0.0, +0.0 and NaNs of both signs; at
+   lengths around where 2 and 3 threads start to split and longer. */
+START_TEST(t_sort_phases_same_bits)
+{
+    const NclDType dts[] = {NCL_INT64, NCL_UINT64, NCL_FLOAT64, NCL_INT32, NCL_FLOAT32};
+    const NclDType dt = dts[_i / 2];
+    const int hooked = _i % 2;
+    const int fp = dt == NCL_FLOAT32 || dt == NCL_FLOAT64;
+    const int64_t lens[] = {511, 512, 513, 767, 768, 769, 4099, 100003};
+    const NclDType sig[2] = {dt, dt};
+    if (hooked) spy_on(NCL_SUBSYSTEM_SORT, NCL_SORT, sig);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        const int64_t n = lens[li];
+        for (int pattern = 0; pattern < 6; pattern++) {
+            uint64_t seed = 901 + (uint64_t)li * 8 + (uint64_t)pattern;
+            NclArray *v = random_array(dt, 1, &n, seed, 1e9);
+            for (int64_t i = 0; i < n; i++) {
+                const uint64_t r = ncl_test_rand(&seed);
+                switch (pattern) {
+                case 0: /* random, every seventh a duplicate */
+                    if (i % 7 == 0) ncl_test_set_d(v, i, (double)(i % 4));
+                    break;
+                case 1: /* a narrow positive range */
+                    if (fp) ncl_test_set_d(v, i, (double)(r >> 11) / 9007199254740992.0);
+                    else ncl_test_set_u(v, i, r >> 44);
+                    break;
+                case 2: ncl_test_set_d(v, i, 3.0); break;
+                case 3: ncl_test_set_d(v, i, (double)i); break;
+                case 4: ncl_test_set_d(v, i, (double)(n - i)); break;
+                default: /* one odd element; few values and signed zeros, NaNs */
+                    ncl_test_set_d(v, i, i == n / 3 ? 1000.0 : 7.0);
+                    if (li % 2 == 0) ncl_test_set_d(v, i, (double)(i % 3));
+                    if (fp && li % 2 == 0 && i % 5 == 1) ncl_test_set_d(v, i, (i & 2) ? -0.0 : 0.0);
+                    if (fp && li % 2 == 0 && i % 7 == 2) ncl_test_set_d(v, i, (i & 4) ? NAN : -NAN);
+                    break;
+                }
+            }
+            for (int kind = 0; kind < 2; kind++) {
+                sort_case k = {NCL_SORT, v, kind};
+                char what[96];
+                snprintf(what, sizeof what, "%s n %lld pattern %d kind %d hooked %d",
+                         NclDTypeName(dt), (long long)n, pattern, kind, hooked);
+                same_bits(what, sort_compute, &k);
+            }
+            NclArrayRelease(v);
+        }
+    }
+    if (hooked) {
+        /* the hook saw every call, on more than one thread */
+        ck_assert_int_gt(atomic_load(&kernel_calls), 0);
+        ck_assert_int_gt(atomic_load(&max_worker), 0);
+        spy_off();
+    }
+}
+END_TEST
+
 /* ---- floating-point flags from workers ------------------------------------------------ */
 
 static atomic_int callback_calls;
@@ -677,6 +739,7 @@ static Suite *threads_suite(void)
     tcase_add_loop_test(tc, t_sort_same_bits, 0, 5);
     tcase_add_test(tc, t_sort_split_is_sorted);
     tcase_add_loop_test(tc, t_sort_split_by_value, 0, NCL_NTYPES);
+    tcase_add_loop_test(tc, t_sort_phases_same_bits, 0, 10);
     tc = ncl_test_tcase(s, "pool");
     tcase_add_test(tc, t_unhook_threader);
     tcase_add_test(tc, t_fpe_from_worker);

@@ -38,13 +38,17 @@
 #include <stdint.h>
 #include "ncl.h"
 
+typedef struct ncl_sort_msd ncl_sort_msd;
+
 /* What ctx->aux points at for every Sort kernel call. */
 typedef struct ncl_sort_aux {
     void *work;          /* scratch for this call, 64-byte aligned (may be NULL when
                             work_bytes is 0) */
-    size_t work_bytes;   /* at least ncl_sort_work_bytes(op, dtype, kind, n) */
+    size_t work_bytes;   /* at least ncl_sort_work_bytes(op, dtype, kind, n), or
+                            ncl_sort_msd_work_bytes(n, nparts) for a phase call */
     int kind;            /* NCL_SORT_DEFAULT or NCL_SORT_STABLE */
     int64_t kth;         /* PARTITION / ARGPARTITION: the rank, 0 <= kth < n */
+    ncl_sort_msd *msd;   /* NULL, or this call is one phase of a split sort (below) */
 } ncl_sort_aux;
 
 /* Slices up to this length are insertion sorted (no workspace needed for
@@ -140,6 +144,52 @@ static inline size_t ncl_sort_ranges_work_bytes(int op, NclDType dt, int kind, i
     if (whole == 0 || whole == SIZE_MAX) return whole;
     const size_t extra = (size_t)nparts * (NCL_SORT_HIST_BYTES + 5 * 64);
     return whole > SIZE_MAX - extra ? SIZE_MAX : whole + extra;
+}
+
+/* A value sort of one long slice of 8-byte keys run by nparts threads at
+   once, in phases: the built-in SORT kernel's own top-level radix split
+   (sort_radix.h, MSD) with every pass over memory shared out. The caller
+   (src/sort.c, only while the built-in kernel is first in its chain, so no
+   hook ever sees such a call) zeroes the struct, sets nparts and then
+   loops: a parallel phase, with the kernel called once per part p
+   (ctx->chunk = p, 0 <= p < nparts) and phase set to it, all with the same
+   args, n, steps and workspace; then one PLAN call, which sets next. The
+   first phase is NCL_SORT_MSD_COUNT; the loop ends when next is
+   NCL_SORT_MSD_DONE, with the slice sorted in args[1]: the same bits as one
+   whole-slice call. A failed call ends it (status as for a whole call). */
+enum {
+    NCL_SORT_MSD_COUNT,   /* part p counts the top digit of its share of the input */
+    NCL_SORT_MSD_SCATTER, /* part p writes its share to the digit's buckets */
+    NCL_SORT_MSD_BUCKETS, /* part p sorts its run of buckets into the output */
+    NCL_SORT_MSD_PLAN,    /* one call between parallel phases: sets next */
+    NCL_SORT_MSD_DONE
+};
+struct ncl_sort_msd {
+    int phase;           /* set by the caller for each call */
+    int next;            /* set by PLAN */
+    int nparts;          /* 2 .. NCL_MAX_THREADS */
+    int recounted;       /* the kernel's: the rest of the struct is its state */
+    int shift, lim;
+    uint64_t mask;
+};
+
+/* Workspace of a phase call of n elements on nparts parts: per part a
+   table of 2048 counts, a buffer of NCL_SORT_LOCAL keys and a 64-byte cell;
+   then n keys. SIZE_MAX when that does not fit in a size_t. */
+#define NCL_SORT_MSD_PART (NCL_SORT_HIST_BYTES + 64)
+static inline size_t ncl_sort_msd_work_bytes(int64_t n, int nparts)
+{
+    const size_t parts = (size_t)nparts * NCL_SORT_MSD_PART;
+    if (n < 0 || (uint64_t)n > (SIZE_MAX - parts - 64) / 8) return SIZE_MAX;
+    return parts + (((size_t)n * 8 + 63) & ~(size_t)63);
+}
+
+/* Whether a SORT of n elements of dt on nparts threads may run in phases:
+   8-byte keys that the built-in kernel radix sorts. */
+static inline int ncl_sort_msd_ok(int op, NclDType dt, int kind, int64_t n, int nparts)
+{
+    return op == NCL_SORT && ncl_sort_width(dt) == 8 && nparts >= 2 &&
+           ncl_sort_uses_radix(op, dt, kind, n) && n >= (int64_t)nparts * 256;
 }
 
 #endif /* NCL_SORT_KERNEL_H */

@@ -220,15 +220,119 @@ NCL_KINLINE void counting_sort_bytes(const char *in, char *out, int64_t n, NclDT
 
 /* ---- the kernels ------------------------------------------------------------------ */
 
+/* Part p's region of a phase call's workspace (sort_kernel.h): its counts
+   (then offsets, then for the last part the bucket ends), its local
+   buffer, and its cell: the bits in which its keys vary, then its first
+   bucket. */
+NCL_KINLINE uint32_t *phase_counts(char *work, int64_t p)
+{
+    return (uint32_t *)(void *)(work + (size_t)p * NCL_SORT_MSD_PART);
+}
+NCL_KINLINE uint64_t *phase_cell(char *work, int64_t p)
+{
+    return (uint64_t *)(void *)(work + (size_t)p * NCL_SORT_MSD_PART + NCL_SORT_HIST_BYTES);
+}
+
+/* After the counts: the digit (a recount when its top bits did not vary),
+   each part's offsets (digit by digit, parts in input order: stable), and
+   the buckets each part sorts, cut where the elements before a bucket
+   reach the part's share of n. Returns the next phase. */
+NCL_KINLINE int phase_plan_counts(ncl_sort_msd *m, char *work, const char *in, char *out,
+                                  int64_t n, NclDType dt)
+{
+    const int np = m->nparts;
+    uint64_t vary = 0;
+    for (int q = 0; q < np; q++) vary |= phase_cell(work, q)[0];
+    if (vary == 0) { /* every key equal: bkeys are a bijection, so are the elements */
+        memcpy(out, in, (size_t)n * (size_t)ncl_sort_width(dt));
+        return NCL_SORT_MSD_DONE;
+    }
+    if (!m->recounted) {
+        const int bits = rx_msd_top_bits(n);
+        m->lim = 64;
+        m->shift = 64 - bits;
+        m->mask = rx_mask(bits);
+        m->recounted = 1; /* the digit is final after at most one recount */
+        if (rx_msd_digit(vary, bits, &m->lim, &m->shift, &m->mask)) return NCL_SORT_MSD_COUNT;
+    }
+    uint32_t s = 0;
+    int next = 1;
+    phase_cell(work, 0)[1] = 0;
+    for (uint64_t d = 0; d <= m->mask; d++) {
+        while (next < np && (uint64_t)s * (uint64_t)np >= (uint64_t)n * (uint64_t)next)
+            phase_cell(work, next++)[1] = d;
+        for (int q = 0; q < np; q++) {
+            uint32_t *h = phase_counts(work, q);
+            const uint32_t c = h[d];
+            h[d] = s;
+            s += c;
+        }
+    }
+    while (next < np) phase_cell(work, next++)[1] = m->mask + 1;
+    return NCL_SORT_MSD_SCATTER;
+}
+
+/* One call of a split sort (sort_kernel.h): part ctx->chunk's share of a
+   parallel phase, or the plan between phases. */
+NCL_KINLINE NclStatus k_sort_phase(const NclKernelCtx *ctx, const ncl_sort_aux *aux,
+                                   const char *in, char *out, int64_t n, NclDType dt)
+{
+    ncl_sort_msd *m = aux->msd;
+    const int np = m->nparts;
+    const int64_t p = ctx->chunk;
+    if (np < 2 || np > NCL_MAX_THREADS || !ncl_sort_msd_ok(NCL_SORT, dt, aux->kind, n, np) ||
+        aux->work == NULL || aux->work_bytes < ncl_sort_msd_work_bytes(n, np) ||
+        (m->phase != NCL_SORT_MSD_PLAN && (p < 0 || p >= np)))
+        return NCL_ERR_INVALID_ARGUMENT;
+    char *work = aux->work, *tmp = work + (size_t)np * NCL_SORT_MSD_PART;
+    const int64_t lo = n * p / np, hi = n * (p + 1) / np;
+    switch (m->phase) {
+    case NCL_SORT_MSD_COUNT: {
+        /* the first count takes the top digit, a recount the planned one */
+        const int bits = rx_msd_top_bits(n);
+        const int sh = m->recounted ? m->shift : 64 - bits;
+        const uint64_t mask = m->recounted ? m->mask : rx_mask(bits);
+        phase_cell(work, p)[0] =
+            rx_msd_count(in, lo, hi, dt, rx_key(in, dt, 0), sh, mask, phase_counts(work, p));
+        return NCL_OK;
+    }
+    case NCL_SORT_MSD_SCATTER:
+        rx_msd_scatter(in, lo, hi, dt, m->shift, m->mask, phase_counts(work, p), tmp);
+        return NCL_OK;
+    case NCL_SORT_MSD_BUCKETS: {
+        /* after the scatter the last part's offsets are the bucket ends */
+        const uint64_t d0 = phase_cell(work, p)[1];
+        const uint64_t d1 = p + 1 < np ? phase_cell(work, p + 1)[1] : m->mask + 1;
+        rx_msd_buckets(out, tmp, (char *)(phase_counts(work, p) + 2048),
+                       phase_counts(work, np - 1), d0, d1, m->shift, dt, msd_8);
+        return NCL_OK;
+    }
+    case NCL_SORT_MSD_PLAN:
+        switch (m->next) { /* the phase that has just run */
+        case NCL_SORT_MSD_COUNT: m->next = phase_plan_counts(m, work, in, out, n, dt); break;
+        case NCL_SORT_MSD_SCATTER: m->next = NCL_SORT_MSD_BUCKETS; break;
+        default:
+            if (aux->kind == NCL_SORT_STABLE && sk_is_float(dt))
+                restore_stable_specials(in, out, n, dt);
+            m->next = NCL_SORT_MSD_DONE;
+            break;
+        }
+        return NCL_OK;
+    default: return NCL_ERR_INVALID_ARGUMENT;
+    }
+}
+
 NCL_KINLINE NclStatus k_sort(const NclKernelCtx *ctx, char *const *args, int64_t n,
                              const int64_t *steps, NclDType dt)
 {
     const int w = ncl_sort_width(dt);
     const ncl_sort_aux *aux = (const ncl_sort_aux *)ctx->aux;
-    if (aux == NULL || steps[0] != w || steps[1] != w || !work_ok(aux, NCL_SORT, dt, n))
-        return NCL_ERR_INVALID_ARGUMENT;
+    if (aux == NULL || steps[0] != w || steps[1] != w) return NCL_ERR_INVALID_ARGUMENT;
     const char *in = args[0];
     char *out = args[1];
+    if (aux->msd != NULL) /* phases are for 8-byte keys only */
+        return w == 8 ? k_sort_phase(ctx, aux, in, out, n, dt) : NCL_ERR_INVALID_ARGUMENT;
+    if (!work_ok(aux, NCL_SORT, dt, n)) return NCL_ERR_INVALID_ARGUMENT;
     if (n <= 1) {
         if (n == 1) memcpy(out, in, (size_t)w);
         return NCL_OK;

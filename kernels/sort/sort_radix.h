@@ -360,47 +360,67 @@ NCL_KINLINE void rx_msd_sub(char *src, char *dst, int64_t m, int lim, int w, rx_
     rx_msd_insert(dst, m, w);
 }
 
-/* Sorts in[0, n) into out (n >= 2); tmp holds n elements, hist 2048
-   counters and then NCL_SORT_LOCAL keys (NCL_SORT_HIST_BYTES in all). */
-NCL_KINLINE void rx_msd_values(const char *in, char *out, char *tmp, uint32_t *hist, int64_t n,
-                               NclDType dt, rx_msd_fn sub)
+/* The top level, in pieces that a split sort (sort_kernel.h) runs on
+   several threads: count the top digit, scatter into buckets, sort the
+   buckets. */
+
+/* Counts the digit (k >> sh) & mask of the keys of in[lo, hi) into h
+   (cleared first); returns the bits in which they differ from k0. */
+NCL_KINLINE uint64_t rx_msd_count(const char *in, int64_t lo, int64_t hi, NclDType dt,
+                                  uint64_t k0, int sh, uint64_t mask, uint32_t *h)
 {
-    char *local = (char *)(hist + 2048);
-    const int w = ncl_sort_width(dt), nbits = 8 * w, bits = rx_msd_bits(n, 11);
-    int lim = nbits, sh = nbits - bits;
-    uint64_t mask = rx_mask(bits);
-    memset(hist, 0, (size_t)(mask + 1) * sizeof *hist);
-    const uint64_t k0 = rx_key(in, dt, 0);
+    const int w = ncl_sort_width(dt);
     uint64_t vary = 0;
-    for (int64_t i = 0; i < n; i++) {
+    memset(h, 0, (size_t)(mask + 1) * sizeof *h);
+    for (int64_t i = lo; i < hi; i++) {
         const uint64_t k = rx_key(in + i * w, dt, 0);
         vary |= k ^ k0;
-        hist[k >> sh]++;
+        h[(k >> sh) & mask]++;
     }
-    if (vary == 0) { /* every key equal: bkeys are a bijection, so are the elements */
-        memcpy(out, in, (size_t)n * (size_t)w);
-        return;
-    }
+    return vary;
+}
+
+/* Bits of the top digit of a sort of n keys. */
+NCL_KINLINE int rx_msd_top_bits(int64_t n) { return rx_msd_bits(n, 11); }
+
+/* The top digit once the varying bits are known (vary != 0): when bits at
+   *lim and just below do not vary, lowers *lim to the top varying bit + 1
+   and sets *sh, *mask to the digit below it; returns whether it moved. */
+NCL_KINLINE int rx_msd_digit(uint64_t vary, int bits, int *lim, int *sh, uint64_t *mask)
+{
     const int top = 63 - __builtin_clzll(vary);
-    if (top < lim - 1) {
-        lim = top + 1;
-        sh = lim > bits ? lim - bits : 0;
-        mask = rx_mask(lim - sh);
-        memset(hist, 0, (size_t)(mask + 1) * sizeof *hist);
-        for (int64_t i = 0; i < n; i++) hist[(rx_key(in + i * w, dt, 0) >> sh) & mask]++;
-    }
-    rx_prefix(hist, lim - sh);
-    for (int64_t i = 0; i < n; i++) {
+    if (top >= *lim - 1) return 0;
+    *lim = top + 1;
+    *sh = *lim > bits ? *lim - bits : 0;
+    *mask = rx_mask(*lim - *sh);
+    return 1;
+}
+
+/* Writes the keys of in[lo, hi) to tmp at their digit's offsets off[],
+   which it advances. */
+NCL_KINLINE void rx_msd_scatter(const char *in, int64_t lo, int64_t hi, NclDType dt, int sh,
+                                uint64_t mask, uint32_t *off, char *tmp)
+{
+    const int w = ncl_sort_width(dt);
+    for (int64_t i = lo; i < hi; i++) {
         const uint64_t k = rx_key(in + i * w, dt, 0);
-        sk_store(tmp + (size_t)hist[(k >> sh) & mask]++ * (size_t)w, k, w);
+        sk_store(tmp + (size_t)off[(k >> sh) & mask]++ * (size_t)w, k, w);
     }
-    /* Each bucket is sorted into the small buffer local (cache-resident:
-       sorting straight into out would make the first touch of each of its
-       lines a scattered miss) and mapped back to elements in one sequential
-       write; a bucket too long for local is sorted in out. */
-    uint32_t s = 0;
-    for (uint64_t d = 0; d <= mask; d++) {
-        const uint32_t e = hist[d], m = e - s;
+}
+
+/* Sorts buckets [d0, d1) of tmp (bucket d ends at end[d] and starts where
+   d - 1 ends, or at 0) into out as elements. Each bucket is sorted into
+   the small buffer local (NCL_SORT_LOCAL keys, cache-resident: sorting
+   straight into out would make the first touch of each of its lines a
+   scattered miss) and mapped back to elements in one sequential write; a
+   bucket too long for local is sorted in out. */
+NCL_KINLINE void rx_msd_buckets(char *out, char *tmp, char *local, const uint32_t *end,
+                                uint64_t d0, uint64_t d1, int sh, NclDType dt, rx_msd_fn sub)
+{
+    const int w = ncl_sort_width(dt);
+    uint32_t s = d0 > 0 ? end[d0 - 1] : 0;
+    for (uint64_t d = d0; d < d1; d++) {
+        const uint32_t e = end[d], m = e - s;
         char *o = out + (size_t)s * w, *t = tmp + (size_t)s * w;
         char *b = m <= NCL_SORT_LOCAL ? local : o;
         if (m > 1 && sh > 0) sub(t, b, m, sh);
@@ -408,6 +428,25 @@ NCL_KINLINE void rx_msd_values(const char *in, char *out, char *tmp, uint32_t *h
         for (uint32_t i = 0; i < m; i++) sk_store(o + i * w, sk_binv(sk_load(b + i * w, w), dt), w);
         s = e;
     }
+}
+
+/* Sorts in[0, n) into out (n >= 2); tmp holds n elements, hist 2048
+   counters and then NCL_SORT_LOCAL keys (NCL_SORT_HIST_BYTES in all). */
+NCL_KINLINE void rx_msd_values(const char *in, char *out, char *tmp, uint32_t *hist, int64_t n,
+                               NclDType dt, rx_msd_fn sub)
+{
+    const int bits = rx_msd_top_bits(n);
+    int lim = 8 * ncl_sort_width(dt), sh = lim - bits;
+    uint64_t mask = rx_mask(bits);
+    const uint64_t vary = rx_msd_count(in, 0, n, dt, rx_key(in, dt, 0), sh, mask, hist);
+    if (vary == 0) { /* every key equal: bkeys are a bijection, so are the elements */
+        memcpy(out, in, (size_t)n * (size_t)ncl_sort_width(dt));
+        return;
+    }
+    if (rx_msd_digit(vary, bits, &lim, &sh, &mask)) rx_msd_count(in, 0, n, dt, 0, sh, mask, hist);
+    rx_prefix(hist, lim - sh);
+    rx_msd_scatter(in, 0, n, dt, sh, mask, hist, tmp);
+    rx_msd_buckets(out, tmp, (char *)(hist + 2048), hist, 0, mask + 1, sh, dt, sub);
 }
 
 #endif /* NCL_SORT_RADIX_H */
