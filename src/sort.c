@@ -752,29 +752,31 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
         int fpe = 0;
         ncl_fpe_saved saved;
         ncl_fpe_begin(&saved);
-        if (phases) {
-            job.dst = pl.direct ? pl.odata : base;
-            job.work = base + round64(pl.obytes);
-            job.wbytes = wsplit;
-            st = sort_phases(&job, &fpe, &used);
-            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, base, (int64_t)pl.rsz, n, pl.rsz);
-        } else if (split) {
-            /* the input is read where it is (no gather: nothing is written
-               to the output before the last phase) */
+        if (phases || split) {
+            /* one long slice into the output, or the output buffer */
             char *sp = base + round64(pl.obytes);
             job.dst = pl.direct ? pl.odata : base;
-            job.vals = sp;
-            job.idx = ibytes ? (int64_t *)(void *)(sp + vbytes) : NULL;
-            sort_rec *sample = (sort_rec *)(void *)(sp + vbytes + ibytes);
-            job.counts = (int64_t *)(void *)(sp + vbytes + ibytes + sbytes);
-            job.bounds = job.counts + (size_t)nt * (size_t)nt;
-            job.skey = (uint64_t *)(job.bounds + nt + 1);
-            job.sidx = (int64_t *)(job.skey + nt);
-            job.wofs = (size_t *)(void *)(job.sidx + nt);
-            job.work = sp + vbytes + ibytes + sbytes + meta;
-            job.canon = op == NCL_ARGSORT || pl.kind == NCL_SORT_STABLE;
-            st = sort_split(&job, sample, &fpe, &used);
-            if (!st && !pl.direct) copy_strided(pl.odata, pl.ostep, base, (int64_t)pl.rsz, n, pl.rsz);
+            if (phases) {
+                job.work = sp;
+                job.wbytes = wsplit;
+                st = sort_phases(&job, &fpe, &used);
+            } else {
+                /* the input is read where it is (no gather: nothing is
+                   written to the output before the last phase) */
+                job.vals = sp;
+                job.idx = ibytes ? (int64_t *)(void *)(sp + vbytes) : NULL;
+                sort_rec *sample = (sort_rec *)(void *)(sp + vbytes + ibytes);
+                job.counts = (int64_t *)(void *)(sp + vbytes + ibytes + sbytes);
+                job.bounds = job.counts + (size_t)nt * (size_t)nt;
+                job.skey = (uint64_t *)(job.bounds + nt + 1);
+                job.sidx = (int64_t *)(job.skey + nt);
+                job.wofs = (size_t *)(void *)(job.sidx + nt);
+                job.work = sp + vbytes + ibytes + sbytes + meta;
+                job.canon = op == NCL_ARGSORT || pl.kind == NCL_SORT_STABLE;
+                st = sort_split(&job, sample, &fpe, &used);
+            }
+            if (!st && !pl.direct)
+                copy_strided(pl.odata, pl.ostep, base, (int64_t)pl.rsz, n, pl.rsz);
         } else if (nt > 1) {
             st = ncl_pool_run(nt, nt, slices_task, &job, 0, &fpe, &used);
         } else {
