@@ -450,6 +450,43 @@ START_TEST(t_lengths)
 }
 END_TEST
 
+/* Contiguous float64 -> int32 converts whole vectors first and redoes exactly those
+   holding a lane that came out as INT32_MIN: a true INT32_MIN (from
+   (-2**31 - 1, -2**31]) or a NaN or out-of-range input. Each such value alone at
+   every position of arrays of every length up to three vector steps (so in the
+   paired step, the single one and the scalar tail), also beside a true INT32_MIN
+   in the same step; values and flags checked exactly. */
+START_TEST(t_f64_i32_lanes)
+{
+    const double special[] = {-2147483648.0, -2147483648.5, nextafter(-2147483649.0, 0.0),
+                              -2147483649.0, 2147483647.0, 2147483647.75, 2147483648.0,
+                              -2147483647.0, -0.0, NAN, -NAN, INFINITY, -INFINITY, 1e300,
+                              -1e300, 0x1p-1074};
+    for (size_t si = 0; si < sizeof special / sizeof special[0]; si++)
+        for (int64_t n = 1; n <= 25; n++)
+            for (int64_t at = 0; at < n; at++)
+                for (int beside = 0; beside < 2; beside++) {
+                    NclArray *a = ncl_test_new(NCL_FLOAT64, 1, NCL_DIMS(n)), *out = NULL;
+                    for (int64_t i = 0; i < n; i++)
+                        ncl_test_set_d(a, i, (i % 2 ? -1.0 : 1.0) * ((double)i * 7e7 + 0.5));
+                    if (beside) ncl_test_set_d(a, (at + 3) % n, -2147483648.0);
+                    ncl_test_set_d(a, at, special[si]);
+                    uint64_t want;
+                    int nan, invalid;
+                    expect(NCL_FLOAT64, NCL_INT32, ncl_test_ptr(a, at), &want, &nan, &invalid);
+                    NclParams p = cast_to(NCL_INT32);
+                    NCL_CHECK_OK(NclConvert(NCL_CONVERT_ASTYPE, a, &out, &p));
+                    for (int64_t i = 0; i < n; i++)
+                        check_element(NCL_FLOAT64, NCL_INT32, ncl_test_ptr(a, i), out, i, "lanes");
+                    ck_assert_msg(NclGetFPErrors() == (invalid ? NCL_FPE_INVALID : 0),
+                                  "special %zu at %lld of %lld: flags %#x", si, (long long)at,
+                                  (long long)n, NclGetFPErrors());
+                    NclArrayRelease(out);
+                    NclArrayRelease(a);
+                }
+}
+END_TEST
+
 /* ---- registration ------------------------------------------------------------------- */
 
 typedef struct {
@@ -501,6 +538,7 @@ static Suite *convert_kernels_suite(void)
     tcase_add_test(tc, t_pinned);
     tcase_add_loop_test(tc, t_matrix, 0, NCL_NTYPES * NCL_NTYPES);
     tcase_add_test(tc, t_lengths);
+    tcase_add_test(tc, t_f64_i32_lanes);
     tcase_add_loop_test(tc, t_registration, 0, NCL_NTYPES * NCL_NTYPES);
     suite_add_tcase(s, tc);
     return s;
