@@ -240,14 +240,14 @@ typedef struct operands {
    FP flags (hardware and reported). */
 /* Runs kernel e on args / steps with a context for its signature; returns
    the FP flags it raised, those it reported and those the hardware saw. */
-static int call_kernel(const ncl_kernel_entry *e, char *const *args, int64_t n,
-                       const int64_t *steps, NclStatus *status)
+static int call_kernel_acc(const ncl_kernel_entry *e, char *const *args, int64_t n,
+                           const int64_t *steps, NclStatus *status, NclAccuracy accuracy)
 {
     int fpe = 0;
     NclDType sig[4];
     for (int k = 0; k < e->nargs; k++) sig[k] = (NclDType)e->sig[k];
     NclKernelCtx ctx = {(NclSubsystem)e->subsystem, e->op, e->nargs - 1, 1,
-                        sig, 0, 0, &fpe, NULL, NCL_ACCURACY_HIGH, 1};
+                        sig, 0, 0, &fpe, NULL, accuracy, 1};
     NclKernelNode node = {{NULL, NULL}, e->fn, e->name, NULL, {0}};
     feclearexcept(FE_ALL_EXCEPT);
     *status = e->fn(&node, &ctx, args, n, steps);
@@ -258,6 +258,12 @@ static int call_kernel(const ncl_kernel_entry *e, char *const *args, int64_t n,
     if (hw & FE_OVERFLOW) fpe |= NCL_FPE_OVERFLOW;
     if (hw & FE_UNDERFLOW) fpe |= NCL_FPE_UNDERFLOW;
     return fpe;
+}
+
+static int call_kernel(const ncl_kernel_entry *e, char *const *args, int64_t n,
+                       const int64_t *steps, NclStatus *status)
+{
+    return call_kernel_acc(e, args, n, steps, status, NCL_ACCURACY_HIGH);
 }
 
 static int run(const ncl_kernel_entry *e, const operands *src, enum layout lay, int64_t n,
@@ -509,6 +515,97 @@ static void check_big_outputs(ncl_isa v)
     }
 }
 
+/* ---- streamed vector-math outputs -----------------------------------------------
+   NCLib's own vector functions (unary_sleef.h, unary_vecmath.h) stream an
+   output whose call's footprint reaches NCL_STREAM_FOOTPRINT_MIN straight
+   from registers, and read it back for the flags of blocks with special
+   results. Each function here (own in both tiers in the AVX2 and AVX-512
+   builds) runs once over such a length, ordinary inputs with an edge value
+   every 4099 elements (so some blocks take the exact flag pass or the
+   fix-up and most do not), output off the 64-byte grid; the same variant
+   over chunks too short to stream must give the same bits and flags. */
+static const uint16_t streamed_ops[] = {NCL_SIN, NCL_COS, NCL_EXP};
+
+/* Runs e over n elements in calls of first, then chunk elements. */
+static int run_chunks(const ncl_kernel_entry *e, char *const *args, int64_t n, int64_t first,
+                      int64_t chunk, const int64_t *steps, NclAccuracy acc)
+{
+    int fpe = 0;
+    for (int64_t i = 0, m; i < n; i += m) {
+        m = i ? chunk : first;
+        if (m > n - i) m = n - i;
+        char *part[2] = {args[0] + i * steps[0], args[1] + i * steps[1]};
+        NclStatus st;
+        fpe |= call_kernel_acc(e, part, m, steps, &st, acc);
+        ck_assert_int_eq(st, NCL_OK);
+    }
+    return fpe;
+}
+
+static void check_streamed_vecmath(ncl_isa v)
+{
+    load_tables();
+    if (!variant_present[v] || !ncl_isa_cpu_supports(v)) {
+        printf("variant %s: not run (not built or not supported)\n", ncl_isa_name(v));
+        return;
+    }
+    static const NclDType dts[] = {NCL_FLOAT32, NCL_FLOAT64};
+    for (size_t o = 0; o < sizeof streamed_ops / sizeof streamed_ops[0]; o++) {
+        for (int d = 0; d < 2; d++) {
+            const NclDType dt = dts[d];
+            const int64_t size = (int64_t)NclDTypeSize(dt);
+            ncl_kernel_entry want = {NCL_SUBSYSTEM_UNARY, 2, streamed_ops[o], {0}, NULL, NULL};
+            want.sig[0] = want.sig[1] = (int8_t)dt;
+            const ncl_kernel_entry *e = find_entry(&variant[v], &want);
+            ck_assert_msg(e != NULL, "streamed op %d: no kernel", (int)streamed_ops[o]);
+            const int64_t n = NCL_STREAM_FOOTPRINT_MIN / (2 * size) + 1000 + 37;
+            char *in = malloc((size_t)(n * size)), *ref = malloc((size_t)(n * size));
+            const int64_t slot = (n * size + 127) / 64 * 64;
+            char *work = aligned_alloc(64, (size_t)(64 + 2 * slot));
+            ck_assert(in != NULL && ref != NULL && work != NULL);
+            for (int64_t j = 0; j < n; j++) {
+                const double x = 0.5 + (double)(j % 1999) * 0.01; /* [0.5, 20.5) */
+                if (j % 4099 == 17) {
+                    random_element(dt, in + j * size);
+                } else if (dt == NCL_FLOAT32) {
+                    const float f = (float)x;
+                    memcpy(in + j * size, &f, 4);
+                } else {
+                    memcpy(in + j * size, &x, 8);
+                }
+            }
+            /* the output 3 elements past a 64-byte boundary */
+            char *args[2] = {work + 64, work + 64 + slot + 3 * size};
+            const int64_t head = (64 - 3 * size) / size;
+            const int64_t steps[2] = {size, size};
+            memcpy(args[0], in, (size_t)(n * size));
+            for (int acc = NCL_ACCURACY_HIGH; acc <= NCL_ACCURACY_FAST; acc++) {
+                const int fr = run_chunks(e, args, n, head, 1024, steps, (NclAccuracy)acc);
+                memcpy(ref, args[1], (size_t)(n * size));
+                memset(args[1], 0x5a, (size_t)(n * size));
+                const int fs = run_chunks(e, args, n, n, n, steps, (NclAccuracy)acc);
+                for (int64_t j = 0; j < n; j++)
+                    if (!same_element(dt, ref + j * size, args[1] + j * size, 0))
+                        ck_abort_msg("%s acc %d n=%lld element %lld: chunked %.17g, whole %.17g",
+                                     e->name, acc, (long long)n, (long long)j,
+                                     ncl_test_load_d(dt, ref + j * size),
+                                     ncl_test_load_d(dt, args[1] + j * size));
+                ck_assert_msg(fr == fs, "%s acc %d: FP flags 0x%x (chunked) vs 0x%x (whole)",
+                              e->name, acc, (unsigned)fr, (unsigned)fs);
+            }
+            free(in);
+            free(ref);
+            free(work);
+        }
+    }
+}
+
+START_TEST(avx2_streamed_vecmath_matches_chunked) { check_streamed_vecmath(NCL_ISA_AVX2); }
+END_TEST
+
+START_TEST(avx512_streamed_vecmath_matches_chunked) { check_streamed_vecmath(NCL_ISA_AVX512); }
+END_TEST
+
 START_TEST(avx2_big_outputs_match_baseline) { check_big_outputs(NCL_ISA_AVX2); }
 END_TEST
 
@@ -678,6 +775,8 @@ static Suite *isa_suite(void)
     tcase_add_test(tc, avx512_matches_baseline);
     tcase_add_test(tc, avx2_big_outputs_match_baseline);
     tcase_add_test(tc, avx512_big_outputs_match_baseline);
+    tcase_add_test(tc, avx2_streamed_vecmath_matches_chunked);
+    tcase_add_test(tc, avx512_streamed_vecmath_matches_chunked);
     tcase_add_test(tc, avx2_stride2_matches_baseline);
     tcase_add_test(tc, avx512_stride2_matches_baseline);
     tcase_add_test(tc, dispatch_choice_reported);

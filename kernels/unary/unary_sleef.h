@@ -68,6 +68,8 @@ typedef __m512 ncl_sv_f32;
 #  define NCL_SV_LOAD_f32(p) _mm512_loadu_ps(p)
 #  define NCL_SV_STORE_f64(p, v) _mm512_storeu_pd((p), (v))
 #  define NCL_SV_STORE_f32(p, v) _mm512_storeu_ps((p), (v))
+#  define NCL_SV_STREAM_f64(p, v) _mm512_stream_pd((p), (v))
+#  define NCL_SV_STREAM_f32(p, v) _mm512_stream_ps((p), (v))
 #  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d8_##u##avx512f
 #  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f16_##u##avx512f
 #elif defined(__AVX2__) && defined(__FMA__)
@@ -79,6 +81,8 @@ typedef __m256 ncl_sv_f32;
 #  define NCL_SV_LOAD_f32(p) _mm256_loadu_ps(p)
 #  define NCL_SV_STORE_f64(p, v) _mm256_storeu_pd((p), (v))
 #  define NCL_SV_STORE_f32(p, v) _mm256_storeu_ps((p), (v))
+#  define NCL_SV_STREAM_f64(p, v) _mm256_stream_pd((p), (v))
+#  define NCL_SV_STREAM_f32(p, v) _mm256_stream_ps((p), (v))
 #  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d4_##u##avx2
 #  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f8_##u##avx2
 #else
@@ -90,6 +94,8 @@ typedef __m128 ncl_sv_f32;
 #  define NCL_SV_LOAD_f32(p) _mm_loadu_ps(p)
 #  define NCL_SV_STORE_f64(p, v) _mm_storeu_pd((p), (v))
 #  define NCL_SV_STORE_f32(p, v) _mm_storeu_ps((p), (v))
+#  define NCL_SV_STREAM_f64(p, v) _mm_stream_pd((p), (v))
+#  define NCL_SV_STREAM_f32(p, v) _mm_stream_ps((p), (v))
 #  define NCL_SV_FN_f64(fn, u) Sleef_##fn##d2_##u##sse2
 #  define NCL_SV_FN_f32(fn, u) Sleef_##fn##f4_##u##sse2
 #endif
@@ -293,11 +299,28 @@ NCL_SV_DEFINE_VFLAGS(f32)
 #  define NCL_SV_BLOCK_FLAGS(sfx, x, y, m, fix) ncl_sv_flags_##sfx((x), (y), (m), d, (fix))
 #endif
 
+/* Whether a contiguous output of out_bytes, written in place, is streamed:
+   where ncl_stream_pays says so, counting the input's bytes (as many) in the
+   call's footprint. The result vectors then go out with non-temporal stores
+   straight from registers, once the output reaches a 64-byte boundary (the
+   first block ends there); the blocks' flag pass and fix-up read and write
+   them back as before (a core sees its own streamed stores), and one sfence
+   ends the call. Only NCLib's own functions stream: they are lane by lane,
+   where some of SLEEF's reduce a whole vector the slow way when one lane
+   needs it (tan: other lanes move by an ulp), so the vectors' grouping,
+   which the first block shifts, must not matter. (Through an L1 block
+   instead, the extra copy cost more than it saved: bench/notes.md row 11.) */
+#ifdef NCL_STREAM_STORES
+#  define NCL_SV_STREAMS(ctx, out_bytes) ncl_stream_pays((ctx), (out_bytes), (out_bytes))
+#else
+#  define NCL_SV_STREAMS(ctx, out_bytes) 0
+#endif
+
 /* The loop: vector function F (SLEEF's v, out of line, or NCLib's own
    function o, inlined into its kernel so that o is called directly) over
    the vectors, scalar function s on the lanes the vector function is not
    trusted on, flags from the results. */
-#define NCL_SV_DEFINE_RUN(name, sfx, T, U, ATTR, FT, F)                                                           \
+#define NCL_SV_DEFINE_RUN(name, sfx, T, U, ATTR, FT, F, STREAM)                                                           \
     ATTR NclStatus name##_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n,         \
                                 const int64_t *steps, FT F, T (*s)(T, int *),                  \
                                 const ncl_sv_desc *d)                                          \
@@ -314,8 +337,12 @@ NCL_SV_DEFINE_VFLAGS(f32)
         const unsigned int csr = _mm_getcsr();                                                  \
         int fpe = 0;                                                                            \
         NCL_SV_VACC_DECL;                                                                       \
-        for (int64_t done = 0; done < n; done += B) {                                           \
-            const int64_t m = n - done < B ? n - done : B;                                      \
+        int64_t first = B;                                                                      \
+        const int nt = (STREAM) && out_direct && NCL_SV_STREAMS(ctx, n * S);                    \
+        if (nt && ((uintptr_t)op & 63)) first = (int64_t)(64 - ((uintptr_t)op & 63)) / S;       \
+        for (int64_t done = 0, m; done < n; done += m) {                                        \
+            m = done ? B : first;                                                               \
+            if (m > n - done) m = n - done;                                                     \
             const char *xp;                                                                     \
             char *yp;                                                                           \
             if (in_direct) {                                                                    \
@@ -326,11 +353,15 @@ NCL_SV_DEFINE_VFLAGS(f32)
                 xp = (const char *)xb;                                                          \
             }                                                                                   \
             yp = out_direct ? op + done * S : (char *)yb;                                       \
+            const int stream = nt && ((uintptr_t)yp & 63) == 0;                                 \
             int64_t i = 0;                                                                      \
             for (; i + W <= m; i += W) {                                                        \
                 const ncl_sv_##sfx xv = NCL_SV_LOAD_##sfx((const T *)(const void *)(xp + i * S));  \
                 const ncl_sv_##sfx yv = F(xv);                                                  \
-                NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S), yv);                              \
+                if (stream)                                                                     \
+                    NCL_SV_STREAM_##sfx((T *)(void *)(yp + i * S), yv);                         \
+                else                                                                            \
+                    NCL_SV_STORE_##sfx((T *)(void *)(yp + i * S), yv);                          \
                 NCL_SV_VACC(sfx, xv, yv);                                                       \
             }                                                                                   \
             if (i < m) {                                                                        \
@@ -358,6 +389,7 @@ NCL_SV_DEFINE_VFLAGS(f32)
                 }                                                                               \
             }                                                                                   \
         }                                                                                       \
+        if (nt) _mm_sfence();                                                                   \
         _mm_setcsr(csr);                                                                        \
         if (fpe) *ctx->fpe |= fpe;                                                              \
         return NCL_OK;                                                                          \
@@ -393,10 +425,10 @@ NCL_SV_DEFINE_VFLAGS(f32)
 NCL_SV_DEFINE_FIXUP(f64, double, uint64_t)
 NCL_SV_DEFINE_FIXUP(f32, float, uint32_t)
 #undef NCL_SV_DEFINE_FIXUP
-NCL_SV_DEFINE_RUN(ncl_sv_run, f64, double, uint64_t, static, ncl_sv_fn_f64, v)
-NCL_SV_DEFINE_RUN(ncl_sv_run, f32, float, uint32_t, static, ncl_sv_fn_f32, v)
-NCL_SV_DEFINE_RUN(ncl_sv_run_own, f64, double, uint64_t, NCL_KINLINE, ncl_vm_fn_f64, o)
-NCL_SV_DEFINE_RUN(ncl_sv_run_own, f32, float, uint32_t, NCL_KINLINE, ncl_vm_fn_f32, o)
+NCL_SV_DEFINE_RUN(ncl_sv_run, f64, double, uint64_t, static, ncl_sv_fn_f64, v, 0)
+NCL_SV_DEFINE_RUN(ncl_sv_run, f32, float, uint32_t, static, ncl_sv_fn_f32, v, 0)
+NCL_SV_DEFINE_RUN(ncl_sv_run_own, f64, double, uint64_t, NCL_KINLINE, ncl_vm_fn_f64, o, 1)
+NCL_SV_DEFINE_RUN(ncl_sv_run_own, f32, float, uint32_t, NCL_KINLINE, ncl_vm_fn_f32, o, 1)
 #undef NCL_SV_DEFINE_RUN
 
 /* The tier's own function when there is one, else its SLEEF function; o is
