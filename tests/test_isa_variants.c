@@ -614,13 +614,14 @@ END_TEST
 
 /* ---- a stride-2 operand ----------------------------------------------------------
    An 8-byte operand of step 16 (a view a[::2]) with the other operand and the
-   output contiguous is packed into a block by vector permutes in the AVX2
-   and AVX-512 builds (ncl_kernel.h). Each of a sample of binary and compare
-   kernels runs with the first or the second operand strided so, at every
-   length 0..40 and around the vector and block widths, aligned, misaligned,
+   output contiguous has its own loop, which the compiler vectorises with two
+   loads and a permute per vector (ncl_kernel.h). Each of a sample of binary
+   and compare kernels runs with the first or the second operand strided so,
+   at every length 0..40 and around the vector widths, aligned, misaligned,
    with the output in place of the contiguous operand, and with the strided
    operand's last element ending right before an inaccessible page (the
-   permute must not read its odd neighbour there). */
+   vector loads must not read its odd neighbour there); one length's float64
+   outputs are large enough to be streamed (ncl_ostream). */
 
 static const big_case s2_cases[] = {
     {NCL_SUBSYSTEM_BINARY, NCL_ADD, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64}},
@@ -635,7 +636,7 @@ static const big_case s2_cases[] = {
 };
 
 enum { S2_ALIGNED, S2_MISALIGNED, S2_INPLACE, S2_GUARDED, S2_NLAYOUTS };
-#define S2_MAXN 600
+#define S2_MAXN (NCL_STREAM_MIN_BYTES / 8 + 1037) /* odd, streamed */
 
 /* Runs e over n elements with operand k2 at step 16; the inputs come from
    in (k2's elements at even slots); the output is copied to out. */
@@ -679,10 +680,12 @@ static void check_stride2(ncl_isa v)
     ck_assert(g != MAP_FAILED);
     ck_assert_int_eq(mprotect(g + gsize - page, page, PROT_NONE), 0);
     char *const guarded_end = g + gsize - page;
-    static char work[3 * (2 * S2_MAXN * 8 + 128)], out_b[S2_MAXN * 8], out_v[S2_MAXN * 8];
-    static char inbuf[2][2 * S2_MAXN * 8];
-    char *in[2] = {inbuf[0], inbuf[1]};
-    static const int64_t extra[] = {63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 383, 385, S2_MAXN};
+    char *work = malloc((size_t)(3 * (2 * S2_MAXN * 8 + 128)));
+    char *out_b = malloc((size_t)S2_MAXN * 8), *out_v = malloc((size_t)S2_MAXN * 8);
+    char *in[2] = {malloc((size_t)S2_MAXN * 16), malloc((size_t)S2_MAXN * 16)};
+    ck_assert(work != NULL && out_b != NULL && out_v != NULL && in[0] != NULL && in[1] != NULL);
+    static const int64_t extra[] = {63, 64, 65, 127, 128, 129, 130, 255, 256, 257, 383, 385, 600,
+                                    S2_MAXN};
     for (size_t c = 0; c < sizeof s2_cases / sizeof s2_cases[0]; c++) {
         const big_case *bc = &s2_cases[c];
         ncl_kernel_entry want = {bc->subsystem, 3, bc->op, {0}, NULL, NULL};
@@ -719,6 +722,11 @@ static void check_stride2(ncl_isa v)
         }
     }
     munmap(g, gsize);
+    free(work);
+    free(out_b);
+    free(out_v);
+    free(in[0]);
+    free(in[1]);
 }
 
 START_TEST(avx2_stride2_matches_baseline) { check_stride2(NCL_ISA_AVX2); }
