@@ -103,7 +103,7 @@ NCL_DEFINE_LOADSTORE(double)
 /* ---- contiguous outputs: plain or streaming stores -------------------------
    A contiguous output loop is written as a loop over segments:
 
-       ncl_ostream os;
+       NCL_OSTREAM(os);
        for (ncl_ostream_begin(&os, ctx, op, n, sizeof(TO)); ncl_ostream_next(&os);)
            for (int64_t j = 0; j < os.cnt; j++)
                store element os.i0 + j at os.dst + j * sizeof(TO);
@@ -149,9 +149,22 @@ typedef struct ncl_ostream {
     int64_t n, size;
 #ifdef NCL_STREAM_STORES
     int64_t head; /* elements before the first 64-byte boundary; -1: plain */
-    _Alignas(64) char buf[NCL_STREAM_BLOCK];
+    char *buf;    /* NCL_STREAM_BLOCK bytes, 64-byte aligned */
 #endif
 } ncl_ostream;
+
+/* Declares the ncl_ostream `name` (always declare one this way: it sets its
+   buffer). The block buffer is a separate array so that the state has no
+   array in it and the compiler keeps it in registers: with the buffer
+   inside, every field lived on the stack, and c = a + b, float64, n = 16,
+   took 30 ns per call instead of 26.5. */
+#ifdef NCL_STREAM_STORES
+#  define NCL_OSTREAM(name)                            \
+    _Alignas(64) char name##buf_[NCL_STREAM_BLOCK];   \
+    ncl_ostream name = {.buf = name##buf_}
+#else
+#  define NCL_OSTREAM(name) ncl_ostream name
+#endif
 
 /* For a loop that knows the bytes its inputs span (in_bytes) in this
    chunk, the output is streamed only if the call's whole footprint (inputs
@@ -275,7 +288,7 @@ NCL_KINLINE int ncl_ostream_next(ncl_ostream *s)
         char *op = args[1];                                                           \
         const int64_t is = steps[0], os = steps[1];                                   \
         if (is == (int64_t)sizeof(TI) && os == (int64_t)sizeof(TO)) {                 \
-            ncl_ostream out_;                                                         \
+            NCL_OSTREAM(out_);                                                        \
             for (ncl_ostream_begin_fp(&out_, ctx, op, n, (int64_t)sizeof(TO), (INBYTES)); \
                  ncl_ostream_next(&out_);) {                                          \
                 char *const d_ = out_.dst;                                            \
@@ -302,7 +315,7 @@ NCL_KINLINE int ncl_ostream_next(ncl_ostream *s)
         const char *ap = args[0], *bp = args[1];                                      \
         char *op = args[2];                                                           \
         const int64_t as = steps[0], bs = steps[1], os = steps[2];                    \
-        ncl_ostream out_;                                                             \
+        NCL_OSTREAM(out_);                                                            \
         if (as == (int64_t)sizeof(TA) && bs == (int64_t)sizeof(TB) &&                 \
             os == (int64_t)sizeof(TO)) {                                              \
             for (ncl_ostream_begin(&out_, ctx, op, n, (int64_t)sizeof(TO)); ncl_ostream_next(&out_);) { \

@@ -296,7 +296,7 @@ NCL_KINLINE NclStatus astype_f64_i32_contig(NclKernelNode *self, const NclKernel
 #ifdef CVT_HAVE_F64_I32_SIMD
     int fpe = 0;
     NclStatus st = NCL_OK;
-    ncl_ostream out;
+    NCL_OSTREAM(out);
     for (ncl_ostream_begin_fp(&out, ctx, args[1], n, 4, n * 8); ncl_ostream_next(&out);) {
         char *const ip = args[0] + out.i0 * 8;
         const int64_t done = cvt_f64_i32_vec(ip, out.dst, out.cnt, &fpe);
