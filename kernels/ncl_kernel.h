@@ -149,7 +149,7 @@ typedef struct ncl_ostream {
     int64_t n, size;
 #ifdef NCL_STREAM_STORES
     int64_t head; /* elements before the first 64-byte boundary; -1: plain */
-    char *buf;    /* NCL_STREAM_BLOCK bytes, 64-byte aligned */
+    char *buf;    /* NCL_STREAM_BLOCK bytes at the start of a 4 KiB page */
 #endif
 } ncl_ostream;
 
@@ -157,10 +157,16 @@ typedef struct ncl_ostream {
    buffer). The block buffer is a separate array so that the state has no
    array in it and the compiler keeps it in registers: with the buffer
    inside, every field lived on the stack, and c = a + b, float64, n = 16,
-   took 30 ns per call instead of 26.5. */
+   took 30 ns per call instead of 26.5. The buffer starts a 4 KiB page:
+   where the compiler put it 64-byte aligned, its offset within a page
+   changed with each kernel's frame, and int64 subtract and multiply at
+   1.6e7 streamed through it 10-25 % slower than add (9.4-9.9 ms against
+   10.5-12 ms for the same loop, bench_rows; most likely its stores and
+   the input's loads aliasing modulo 4 KiB); page-aligned, all measured
+   9.1-9.5 ms. */
 #ifdef NCL_STREAM_STORES
 #  define NCL_OSTREAM(name)                            \
-    _Alignas(64) char name##buf_[NCL_STREAM_BLOCK];   \
+    _Alignas(4096) char name##buf_[NCL_STREAM_BLOCK]; \
     ncl_ostream name = {.buf = name##buf_}
 #else
 #  define NCL_OSTREAM(name) ncl_ostream name
