@@ -38,8 +38,12 @@
  * other stride, or a misaligned pointer, is gathered into a stack block,
  * computed, and scattered. The last partial vector of a block is padded
  * with a copy of a real element, so a lane never sees an invented value.
- * SLEEF's functions are elementwise, so results do not depend on the
- * layout, the block boundaries or the thread that computes them.
+ * Vectors are grouped from the start of each thread's range, and ranges
+ * start on multiples of 64 elements, so a vector holds the same elements
+ * whatever the layout or the thread count. That matters: some of SLEEF's
+ * functions are not lane by lane (tan moves other lanes by an ulp when one
+ * lane takes its slow reduction), so only NCLib's own functions, which
+ * are, may let the output's address shift the grouping (streaming, below).
  */
 #ifndef NCL_UNARY_SLEEF_H
 #define NCL_UNARY_SLEEF_H
