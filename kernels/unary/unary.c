@@ -140,7 +140,8 @@ UNARY_SAME_LOOPS(KERNEL_SAME_)
             return op##_##sfx##_loop(self, ctx, args, n, steps);                             \
         int64_t i = (int64_t)((64 - (a & 63)) & 63) / S;                                     \
         char *part[2] = {(char *)ip, op};                                                    \
-        op##_##sfx##_loop(self, ctx, part, i, steps);                                        \
+        const NclStatus st = op##_##sfx##_loop(self, ctx, part, i, steps);                   \
+        if (st != NCL_OK) return st;                                                         \
         for (; i + SQRT_VBYTES / S <= n; i += SQRT_VBYTES / S)                               \
             SQRT_V_##sfx((const T *)(const void *)(ip + i * S), op + i * S);                 \
         _mm_sfence();                                                                        \
