@@ -197,6 +197,18 @@ NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t out_bytes, int6
            (in_bytes < 0 || (in_bytes + out_bytes) * workers >= NCL_STREAM_FOOTPRINT_MIN);
 }
 
+/* For a contiguous output of n elements of size bytes at op: -1 when it
+   is written with plain stores, else the elements before its first 64-byte
+   boundary, after which it is streamed (an output not aligned to its
+   element size is never streamed). */
+NCL_KINLINE int64_t ncl_stream_head(const NclKernelCtx *ctx, const char *op, int64_t n,
+                                    int64_t size, int64_t in_bytes)
+{
+    const uintptr_t a = (uintptr_t)op;
+    if (a % (uintptr_t)size != 0 || !ncl_stream_pays(ctx, n * size, in_bytes)) return -1;
+    return (int64_t)((64 - (a & 63)) & 63) / size;
+}
+
 /* ncl_ostream_begin for such a loop. */
 NCL_KINLINE void ncl_ostream_begin_fp(ncl_ostream *s, const NclKernelCtx *ctx, char *op,
                                       int64_t n, int64_t size, int64_t in_bytes)
@@ -208,10 +220,7 @@ NCL_KINLINE void ncl_ostream_begin_fp(ncl_ostream *s, const NclKernelCtx *ctx, c
     s->n = n;
     s->size = size;
 #ifdef NCL_STREAM_STORES
-    const uintptr_t a = (uintptr_t)op;
-    s->head = -1;
-    if (ncl_stream_pays(ctx, n * size, in_bytes) && a % (uintptr_t)size == 0)
-        s->head = (int64_t)((64 - (a & 63)) & 63) / size;
+    s->head = ncl_stream_head(ctx, op, n, size, in_bytes);
 #else
     (void)ctx;
     (void)in_bytes;

@@ -135,10 +135,8 @@ UNARY_SAME_LOOPS(KERNEL_SAME_)
         enum { S = (int)sizeof(T) };                                                         \
         const char *ip = args[0];                                                            \
         char *op = args[1];                                                                  \
-        const uintptr_t a = (uintptr_t)op;                                                   \
-        if (steps[0] != S || steps[1] != S || a % S || !ncl_stream_pays(ctx, n * S, -1))     \
-            return op##_##sfx##_loop(self, ctx, args, n, steps);                             \
-        int64_t i = (int64_t)((64 - (a & 63)) & 63) / S;                                     \
+        int64_t i = steps[0] == S && steps[1] == S ? ncl_stream_head(ctx, op, n, S, -1) : -1; \
+        if (i < 0) return op##_##sfx##_loop(self, ctx, args, n, steps);                      \
         char *part[2] = {(char *)ip, op};                                                    \
         const NclStatus st = op##_##sfx##_loop(self, ctx, part, i, steps);                   \
         if (st != NCL_OK) return st;                                                         \

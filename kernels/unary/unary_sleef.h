@@ -303,21 +303,22 @@ NCL_SV_DEFINE_VFLAGS(f32)
 #  define NCL_SV_BLOCK_FLAGS(sfx, x, y, m, fix) ncl_sv_flags_##sfx((x), (y), (m), d, (fix))
 #endif
 
-/* Whether a contiguous output of out_bytes, written in place, is streamed:
-   where ncl_stream_pays says so, counting the input's bytes (as many) in the
-   call's footprint. The result vectors then go out with non-temporal stores
-   straight from registers, once the output reaches a 64-byte boundary (the
-   first block ends there); the blocks' flag pass and fix-up read and write
-   them back as before (a core sees its own streamed stores), and one sfence
-   ends the call. Only NCLib's own functions stream: they are lane by lane,
-   where some of SLEEF's reduce a whole vector the slow way when one lane
-   needs it (tan: other lanes move by an ulp), so the vectors' grouping,
-   which the first block shifts, must not matter. (Through an L1 block
-   instead, the extra copy cost more than it saved: bench/notes.md row 11.) */
+/* Where a contiguous output of n elements, written in place, is streamed
+   (ncl_stream_head: the elements before its first 64-byte boundary, or -1),
+   counting the input's bytes (as many) in the call's footprint. The result
+   vectors then go out with non-temporal stores straight from registers,
+   once the output reaches a 64-byte boundary (the first block ends there);
+   the blocks' flag pass and fix-up read and write them back as before (a
+   core sees its own streamed stores), and one sfence ends the call. Only
+   NCLib's own functions stream: they are lane by lane, where some of
+   SLEEF's reduce a whole vector the slow way when one lane needs it (tan:
+   other lanes move by an ulp), so the vectors' grouping, which the first
+   block shifts, must not matter. (Through an L1 block instead, the extra
+   copy cost more than it saved: bench/notes.md row 11.) */
 #ifdef NCL_STREAM_STORES
-#  define NCL_SV_STREAMS(ctx, out_bytes) ncl_stream_pays((ctx), (out_bytes), (out_bytes))
+#  define NCL_SV_STREAM_HEAD(ctx, op, n, S) ncl_stream_head((ctx), (op), (n), (S), (n) * (S))
 #else
-#  define NCL_SV_STREAMS(ctx, out_bytes) 0
+#  define NCL_SV_STREAM_HEAD(ctx, op, n, S) ((int64_t)-1)
 #endif
 
 /* The loop: vector function F (SLEEF's v, out of line, or NCLib's own
@@ -341,9 +342,9 @@ NCL_SV_DEFINE_VFLAGS(f32)
         const unsigned int csr = _mm_getcsr();                                                  \
         int fpe = 0;                                                                            \
         NCL_SV_VACC_DECL;                                                                       \
-        int64_t first = B;                                                                      \
-        const int nt = (STREAM) && out_direct && NCL_SV_STREAMS(ctx, n * S);                    \
-        if (nt && ((uintptr_t)op & 63)) first = (int64_t)(64 - ((uintptr_t)op & 63)) / S;       \
+        const int64_t head = (STREAM) && out_direct ? NCL_SV_STREAM_HEAD(ctx, op, n, S) : -1;  \
+        const int nt = head >= 0;                                                               \
+        const int64_t first = head > 0 ? head : B;                                              \
         for (int64_t done = 0, m; done < n; done += m) {                                        \
             m = done ? B : first;                                                               \
             if (m > n - done) m = n - done;                                                     \
