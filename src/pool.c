@@ -4,11 +4,13 @@
  *
  * The pool is created on the first call that splits: one thread fewer than
  * the thread count, since the calling thread runs worker 0's share, each
- * worker bound to a physical core with hwloc (a failed binding only costs
- * locality). One call at a time owns the pool (its lock is held through the
- * call); a call that finds it busy, or that is made from inside a share of
- * a split call, runs on its own thread, so nothing ever waits for a worker
- * that waits for it.
+ * worker bound to a physical core of its own with hwloc (a failed binding
+ * only costs locality). The caller is not bound: its core is left free of
+ * workers, and when the OS has moved it onto a worker's core, that worker
+ * moves to the core the caller left (follow_caller). One call at a time
+ * owns the pool (its lock is held through the call); a call that finds it
+ * busy, or that is made from inside a share of a split call, runs on its
+ * own thread, so nothing ever waits for a worker that waits for it.
  *
  * A run is fork-join: the caller writes the job, bumps a generation counter
  * and wakes sleepers; workers spin briefly on the counter (back-to-back
@@ -61,6 +63,7 @@ static pthread_once_t topo_once = PTHREAD_ONCE_INIT;
 static hwloc_topology_t topo;
 static int topo_ok;
 static int phys_cores = 1;
+static int topo_cores;    /* core objects hwloc found (0: binding is off) */
 
 static void topo_load(void)
 {
@@ -75,6 +78,7 @@ static void topo_load(void)
         return;
     }
     int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    topo_cores = cores > 0 ? cores : 0;
     if (cores <= 0) cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     phys_cores = cores > 0 ? (cores < NCL_MAX_THREADS ? cores : NCL_MAX_THREADS) : 1;
     topo_ok = 1;
@@ -154,6 +158,9 @@ static struct {
     int created;              /* workers exist (size - 1 of them) */
     int size;                 /* threads of a run, the caller included */
     pthread_t *tids;
+    int *core;                /* core[w]: the core worker w >= 1 is bound to */
+    int home;                 /* the core the caller was last seen on */
+    hwloc_bitmap_t where;     /* scratch for the caller's location */
     worker_slot *slots;
     uint64_t created_gen;     /* generation when the workers were started */
 
@@ -228,18 +235,58 @@ static void worker_share(int w)
     pool.slots[w].st = st;
 }
 
-static void pin_self(int w)
+/* ---- binding ----------------------------------------------------------------------- */
+
+/* The core (hwloc's logical index) the calling thread last ran on, or -1. */
+static int caller_core(void)
 {
-    if (!topo_ok) return;
-    const int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    hwloc_obj_t core = n > 0 ? hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)(w % n)) : NULL;
-    if (core && core->cpuset) (void)hwloc_set_cpubind(topo, core->cpuset, HWLOC_CPUBIND_THREAD);
+    if (!topo_cores || !pool.where) return -1;
+    if (hwloc_get_last_cpu_location(topo, pool.where, HWLOC_CPUBIND_THREAD) != 0) return -1;
+    const int pu = hwloc_bitmap_first(pool.where);
+    hwloc_obj_t obj = pu >= 0 ? hwloc_get_pu_obj_by_os_index(topo, (unsigned)pu) : NULL;
+    while (obj && obj->type != HWLOC_OBJ_CORE) obj = obj->parent;
+    return obj ? (int)obj->logical_index : -1;
+}
+
+/* Binds worker w to core c (lock held). */
+static void bind_worker(int w, int c)
+{
+    pool.core[w] = c;
+    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
+    if (core && core->cpuset)
+        (void)hwloc_set_thread_cpubind(topo, pool.tids[w - 1], core->cpuset, HWLOC_CPUBIND_THREAD);
+}
+
+/* The caller runs worker 0's share on whatever core the OS gives it; a
+   worker bound to that core would take turns with it, and the run would
+   last twice as long. So the caller's core is kept free: workers take the
+   cores after it in turn, and when the caller turns up on a worker's core,
+   that worker moves to the core the caller left. One look at the caller's
+   location per run; a binding system call only when it moved. */
+static void follow_caller(void)
+{
+    const int cc = caller_core();
+    if (cc < 0 || cc == pool.home) return;
+    for (int w = 1; w < pool.size; w++)
+        if (pool.core[w] == cc) {
+            bind_worker(w, pool.home);
+            break;
+        }
+    pool.home = cc;
+}
+
+static void bind_workers(void)
+{
+    if (!topo_cores) return;
+    pool.where = hwloc_bitmap_alloc();
+    const int cc = caller_core();
+    pool.home = cc >= 0 ? cc : 0;
+    for (int w = 1; w < pool.size; w++) bind_worker(w, (pool.home + w) % topo_cores);
 }
 
 static void *worker_main(void *argp)
 {
     const int w = (int)(intptr_t)argp;
-    pin_self(w);
     ncl_tls.in_pool = 1;
     uint64_t seen = pool.created_gen;
     for (;;) {
@@ -276,6 +323,18 @@ static void publish(void)
     pthread_mutex_unlock(&pool.mx);
 }
 
+static void pool_free_locked(void)
+{
+    free(pool.tids);
+    free(pool.slots);
+    free(pool.core);
+    if (pool.where) hwloc_bitmap_free(pool.where);
+    pool.tids = NULL;
+    pool.slots = NULL;
+    pool.core = NULL;
+    pool.where = NULL;
+}
+
 static void pool_destroy_locked(void)
 {
     if (!pool.created) return;
@@ -283,10 +342,7 @@ static void pool_destroy_locked(void)
     publish();
     for (int i = 0; i < pool.size - 1; i++) pthread_join(pool.tids[i], NULL);
     atomic_store_explicit(&pool.stop, 0, memory_order_relaxed);
-    free(pool.tids);
-    free(pool.slots);
-    pool.tids = NULL;
-    pool.slots = NULL;
+    pool_free_locked();
     pool.created = 0;
     pool.size = 0;
     atomic_store_explicit(&pool_running, 0, memory_order_relaxed);
@@ -326,10 +382,7 @@ static void fork_child(void)
     }
     pthread_cond_init(&pool.wake, NULL);
     pthread_cond_init(&pool.done, NULL);
-    free(pool.tids);
-    free(pool.slots);
-    pool.tids = NULL;
-    pool.slots = NULL;
+    pool_free_locked();
     pool.created = 0;
     pool.size = 0;
     atomic_store_explicit(&pool.pending, 0, memory_order_relaxed);
@@ -352,11 +405,9 @@ static void pool_create_locked(void)
     if (n <= 1) return;
     pool.tids = calloc((size_t)(n - 1), sizeof *pool.tids);
     pool.slots = aligned_alloc(64, (size_t)n * sizeof *pool.slots);
-    if (!pool.tids || !pool.slots) {
-        free(pool.tids);
-        free(pool.slots);
-        pool.tids = NULL;
-        pool.slots = NULL;
+    pool.core = calloc((size_t)n, sizeof *pool.core);
+    if (!pool.tids || !pool.slots || !pool.core) {
+        pool_free_locked();
         return;
     }
     pool.created_gen = atomic_load_explicit(&pool.gen, memory_order_relaxed);
@@ -369,6 +420,7 @@ static void pool_create_locked(void)
         pool.size++;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    bind_workers();
     atomic_store_explicit(&pool_running, pool.size > 1, memory_order_relaxed);
 }
 
@@ -401,6 +453,7 @@ NclStatus ncl_pool_run(int nthreads, int64_t ntasks, ncl_pool_task fn, void *arg
             pool.accuracy = t->accuracy;
             pool.handler = t->handler;
             pool.round = fegetround();
+            if (pool.where) follow_caller();
             atomic_store_explicit(&pool.pending, nt - 1, memory_order_relaxed);
             publish();
 

@@ -6,11 +6,14 @@
  * call and its error mode; a call made from a kernel hook on a worker runs
  * inline and completes; unhooking the threader keeps calls on the calling
  * thread and NclHooksReset brings it back; a child forked from a process
- * with a live pool computes split calls; settings and environment variables
- * are validated. Splitting is forced on small arrays with a tiny threshold.
+ * with a live pool computes split calls; no worker runs on the core of the
+ * calling thread, wherever that thread moves; settings and environment
+ * variables are validated. Splitting is forced on small arrays with a tiny
+ * threshold.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_setaffinity, sched_getcpu */
 #include <check.h>
+#include <sched.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -607,6 +610,68 @@ START_TEST(t_nested_from_worker)
 }
 END_TEST
 
+/* ---- the caller's core ------------------------------------------------------------------ */
+
+/* The CPU each worker's kernel call ran on (-1: none ran). */
+static atomic_int cpu_of_worker[2];
+
+static NclStatus where_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
+                              int64_t n, const int64_t *steps)
+{
+    if (ctx->worker >= 0 && ctx->worker < 2) atomic_store(&cpu_of_worker[ctx->worker], sched_getcpu());
+    return NclKernelNext(self, ctx, args, n, steps);
+}
+
+/* The calling thread runs worker 0's share unbound, wherever the OS puts
+   it; a worker bound to that same core would take turns with it and the
+   split call would take as long as an unsplit one. Bound to one CPU, then
+   to another, the caller must find the worker on a different CPU both
+   times (the second time the worker has to move). */
+START_TEST(t_workers_leave_callers_core)
+{
+    cpu_set_t saved;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof saved, &saved), 0);
+    int first = -1, last = -1;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &saved)) {
+            if (first < 0) first = c;
+            last = c;
+        }
+    if (first == last) return; /* one CPU: there is no other core to leave free */
+
+    const int64_t n = 200000;
+    NclArray *a = random_array(NCL_FLOAT64, 1, &n, 5, 2.0), *out = NULL;
+    const NclDType sig[2] = {NCL_FLOAT64, NCL_FLOAT64};
+    NclKernelNode k;
+    memset(&k, 0, sizeof k);
+    k.name = "where";
+    k.fn = where_kernel;
+    NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_UNARY, NCL_EXP, sig, &k.list));
+    threads(2, 1000);
+    const int cpus[2] = {last, first};
+    for (int i = 0; i < 2; i++) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpus[i], &one);
+        ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+        for (int rep = 0; rep < 3; rep++) {
+            atomic_store(&cpu_of_worker[0], -1);
+            atomic_store(&cpu_of_worker[1], -1);
+            NCL_CHECK_OK(NclUnary(NCL_EXP, a, &out, NULL));
+            NclArrayRelease(out);
+            out = NULL;
+            ck_assert_int_eq(atomic_load(&cpu_of_worker[0]), cpus[i]);
+            const int w1 = atomic_load(&cpu_of_worker[1]);
+            ck_assert_msg(w1 >= 0 && w1 != cpus[i], "worker 1 ran on CPU %d, the caller's (rep %d)",
+                          w1, rep);
+        }
+    }
+    ck_assert_int_eq(sched_setaffinity(0, sizeof saved, &saved), 0);
+    NCL_CHECK_OK(NclKernelUnhook(&k.list));
+    NclArrayRelease(a);
+}
+END_TEST
+
 /* ---- fork ------------------------------------------------------------------------------- */
 
 START_TEST(t_fork_with_live_pool)
@@ -744,6 +809,7 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, t_unhook_threader);
     tcase_add_test(tc, t_fpe_from_worker);
     tcase_add_test(tc, t_nested_from_worker);
+    tcase_add_test(tc, t_workers_leave_callers_core);
     tcase_add_test(tc, t_fork_with_live_pool);
     tcase_add_test(tc, t_settings_validation);
     tcase_add_test(tc, t_environment);
