@@ -89,6 +89,7 @@ void ncl_pool_topology_unload(void)
     if (!topo_ok) return;
     hwloc_topology_destroy(topo);
     topo_ok = 0;
+    topo_cores = 0;
 }
 
 static int physical_cores(void)
@@ -254,7 +255,7 @@ static void bind_worker(int w, int c)
     pool.core[w] = c;
     hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)c);
     if (core && core->cpuset)
-        (void)hwloc_set_thread_cpubind(topo, pool.tids[w - 1], core->cpuset, HWLOC_CPUBIND_THREAD);
+        (void)hwloc_set_thread_cpubind(topo, pool.tids[w - 1], core->cpuset, 0);
 }
 
 /* The caller runs worker 0's share on whatever core the OS gives it; a
@@ -275,6 +276,7 @@ static void follow_caller(void)
     pool.home = cc;
 }
 
+/* A new pool's workers: the cores after the caller's, in turn (lock held). */
 static void bind_workers(void)
 {
     if (!topo_cores) return;
