@@ -754,12 +754,16 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    NaN are in the desc's scalar range. */
 #if defined(__AVX512F__)
 /* On AVX-512 a table of 32 nodes j pi/16 over the whole period, read by
-   two-register permutes, in about 23 vector operations against about 33
+   two-register permutes, in about 21 vector operations against about 33
    for the scheme below. n = rint(x 16/pi) (the shifter's 8 more for cos,
    cos x = sin(x + pi/2), so that t's low 5 bits are the node j of sin's
-   argument), r = x - n pi/16 carried as rh + rl exactly as below (pi/16 =
-   P1 + P2 + P3 truncated, x - n P1 exact since a multiple of 2^-27 below
-   2^-3; |n| < 2^21 and |r| <= 0.11 with n's rounding slack), and
+   argument), r = x - n pi/16 carried as rh + rl (pi/16 = P1 + P2 + P3
+   truncated; a = x - n P1 exact since a multiple of 2^-27 below 2^-3; rh
+   = a - bh with bh = n P2 rounded; then rl = ((a - rh) - n P2) - n P3 in
+   two FMAs, where a - rh is exact and the first FMA, which takes n P2
+   exactly, rounds a value below 2^-27 once: 8 operations, where the
+   Fast2Sum of the scheme below with n P2 split by an FMA takes 10; |n| <
+   2^21 and |r| <= 0.11 with n's rounding slack), and
      sin x = Sh + Ch rh + (S (cos r - 1) + Ch (sin r - r) + Ch rl + Sl)
    with S = Sh + Sl = sin(j pi/16) as a float pair and Ch = cos(j pi/16)
    rounded to float; its error times r (below 0.11 2^-25) is left out,
@@ -811,12 +815,12 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
     const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb4p-3f), x);
     const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(0x1.4442d0p-27f));
-    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(0x1.4442d0p-27f), bh);
-    /* Fast2Sum exact: a is a multiple of 2^-27 (or n = 0 and bh = 0),
-       hence of bh's ulp (|bh| < 2^-5) */
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
-    const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, rh), bh);
-    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846ap-51f), NCL_VM_FSUB(err, bl));
+    /* a - rh is exact as in Fast2Sum: a is a multiple of 2^-27 (or n = 0
+       and bh = 0), hence of bh's ulp (|bh| < 2^-5); the first FMA takes n
+       P2 exactly and rounds once a value below 2^-27 */
+    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846ap-51f),
+                                       NCL_VM_FFNMA(n, NCL_VM_F1(0x1.4442d0p-27f), NCL_VM_FSUB(a, rh)));
     const __m512i j = NCL_VM_FBITS(t);
     const ncl_sv_f32 sh = NCL_VM_PERM32(sh_t, j);
     const ncl_sv_f32 nsl = NCL_VM_PERM32(nsl_t, j);
