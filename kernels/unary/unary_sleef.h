@@ -123,14 +123,16 @@ enum {
     NCL_SV_ZERO_UNDERFLOWS = 1, /* a zero result from a finite input underflowed (exp, exp2) */
     NCL_SV_EXACT_INTEGERS = 2,  /* subnormal results of integer inputs are exact (exp2) */
     NCL_SV_SUBNORMAL_SCALAR = 4 /* subnormal inputs take the scalar function: f(x) rounds to x
-                                   there, where SLEEF flushes some results to 0 */
+                                   there, where SLEEF flushes some results to 0 (NCLib's own
+                                   functions give x themselves: their runs skip the range) */
 };
 typedef struct ncl_sv_desc {
     int inf_flag;          /* the flag of an infinite result from a finite input, or 0 */
     int rules;             /* NCL_SV_* */
     /* |x| bit patterns in [lo, hi] (per range) are computed by the scalar
        function; an empty range has lo > hi. The first range is the
-       function's own, the second the subnormals (NCL_SV_SUBNORMAL_SCALAR). */
+       function's own, the second the subnormals (NCL_SV_SUBNORMAL_SCALAR,
+       SLEEF's functions only). */
     uint64_t fix_lo[2], fix_hi[2];
 } ncl_sv_desc;
 
@@ -442,9 +444,9 @@ NCL_SV_DEFINE_RUN(ncl_sv_run_own, f32, float, uint32_t, NCL_KINLINE, ncl_vm_fn_f
     NCL_KINLINE NclStatus ncl_sv_pick_##sfx(const NclKernelCtx *ctx, char *const *args, int64_t n, \
                                             const int64_t *steps, ncl_sv_fn_##sfx v,             \
                                             ncl_vm_fn_##sfx o, T (*s)(T, int *),                 \
-                                            const ncl_sv_desc *d)                                \
+                                            const ncl_sv_desc *d, const ncl_sv_desc *od)         \
     {                                                                                             \
-        if (o) return ncl_sv_run_own_##sfx(ctx, args, n, steps, o, s, d);                         \
+        if (o) return ncl_sv_run_own_##sfx(ctx, args, n, steps, o, s, od);                        \
         return ncl_sv_run_##sfx(ctx, args, n, steps, v, s, d);                                    \
     }
 NCL_SV_DEFINE_PICK(f64, double)
@@ -511,19 +513,24 @@ NCL_SV_DEFINE_PICK(f32, float)
     X(cbrt, cbrt, u35, 0, NCL_SV_SUB_, NCL_SV_SLEEF_, NCL_SV_SLEEF_, NCL_SV_NONE_, NCL_SV_NONE_)
 
 /* ncl_k_<op>_<sfx>: the kernel of each (op, dtype), on the tier's own
-   function or else its SLEEF function. */
+   function (desc od: no subnormal range, the vector gives f(x) = x there,
+   which tests/test_unary_kernels.c checks over every float32 subnormal) or
+   else its SLEEF function (desc d). */
 #define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, ownh, ownf, flo, fhi)                   \
     static const ncl_sv_desc ncl_sv_desc_##op##_##sfx = {                                      \
         infl, rules, {flo, 1}, {fhi, (rules) & NCL_SV_SUBNORMAL_SCALAR ? NCL_SV_MIN_##sfx - 1u : 0}}; \
+    static const ncl_sv_desc ncl_sv_odesc_##op##_##sfx = {infl, rules, {flo, 1}, {fhi, 0}};   \
     static NclStatus ncl_k_##op##_##sfx(NclKernelNode *self, const NclKernelCtx *ctx,          \
                                         char *const *args, int64_t n, const int64_t *steps)    \
     {                                                                                          \
         (void)self;                                                                            \
         if (ctx->accuracy == NCL_ACCURACY_FAST)                                                \
             return ncl_sv_pick_##sfx(ctx, args, n, steps, NCL_SV_FN_##sfx(fn, fast), ownf,     \
-                                     op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);              \
+                                     op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx,               \
+                                     &ncl_sv_odesc_##op##_##sfx);                              \
         return ncl_sv_pick_##sfx(ctx, args, n, steps, NCL_SV_FN_##sfx(fn, u10), ownh,          \
-                                 op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx);                  \
+                                 op_##op##_##sfx, &ncl_sv_desc_##op##_##sfx,                   \
+                                 &ncl_sv_odesc_##op##_##sfx);                                  \
     }
 #define NCL_SV_KERNEL2_(op, fn, fast, infl, rules, sfx, ...) NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, __VA_ARGS__)
 #define NCL_SV_KERNELS_(op, fn, fast, infl, rules, own64, own32, r64, r32) \
