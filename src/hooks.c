@@ -56,8 +56,9 @@ NCL_URCU_READER_DECL;
 /* ThreadSanitizer cannot see liburcu's grace periods (liburcu is not built
    with it), so a writer that reuses or frees a node once NclApiUnhook has
    returned would look like a race with the calls that left the node before.
-   The end of every read-side section releases, and the end of every grace
-   period acquires, one token: the order RCU guarantees, told to TSan. */
+   The end of every read-side section releases, just before it unlocks,
+   and the end of every grace period acquires, one token: the order RCU
+   guarantees, told to TSan. */
 #if defined(__SANITIZE_THREAD__)
 #  define NCL_TSAN_RCU 1
 #elif defined(__has_feature)
@@ -242,9 +243,11 @@ NCL_INLINE ncl_thread_state *call_enter(void)
 NCL_INLINE NclStatus call_leave(ncl_thread_state *t, NclStatus st, NclSubsystem sub, int op)
 {
     if (--t->depth != 0) return st;
-    /* Unlock before the error callback runs: it may call NclApiUnhook. */
-    urcu_bp_read_unlock();
+    /* Unlock before the error callback runs: it may call NclApiUnhook.
+       READER_DONE first: once unlocked, a grace period may end and its
+       writer reuse a node this section read before TSan hears of it. */
     READER_DONE();
+    urcu_bp_read_unlock();
     int flags = t->fpe_flags;
     t->fpe_last = flags;
     if (NCL_LIKELY(flags == 0)) return st;
@@ -282,8 +285,8 @@ void ncl_hooks_read_enter(void)
 
 void ncl_hooks_read_leave(void)
 {
-    urcu_bp_read_unlock();
     READER_DONE();
+    urcu_bp_read_unlock();
     walk_depth--;
 }
 
