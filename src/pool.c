@@ -245,8 +245,8 @@ static int caller_core(void)
     if (hwloc_get_last_cpu_location(topo, pool.where, HWLOC_CPUBIND_THREAD) != 0) return -1;
     const int pu = hwloc_bitmap_first(pool.where);
     hwloc_obj_t obj = pu >= 0 ? hwloc_get_pu_obj_by_os_index(topo, (unsigned)pu) : NULL;
-    while (obj && obj->type != HWLOC_OBJ_CORE) obj = obj->parent;
-    return obj ? (int)obj->logical_index : -1;
+    hwloc_obj_t core = obj ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, obj) : NULL;
+    return core ? (int)core->logical_index : -1;
 }
 
 /* Binds worker w to core c (lock held). */
@@ -455,7 +455,7 @@ NclStatus ncl_pool_run(int nthreads, int64_t ntasks, ncl_pool_task fn, void *arg
             pool.accuracy = t->accuracy;
             pool.handler = t->handler;
             pool.round = fegetround();
-            if (pool.where) follow_caller();
+            follow_caller();
             atomic_store_explicit(&pool.pending, nt - 1, memory_order_relaxed);
             publish();
 
