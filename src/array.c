@@ -175,6 +175,14 @@ void ncl_array_extent(const NclArray *a, const char **lo, const char **hi)
     *hi = a->size != 0 ? a->data + h : a->data;
 }
 
+int ncl_array_ranges_overlap(const NclArray *a, const NclArray *b)
+{
+    const char *alo, *ahi, *blo, *bhi;
+    ncl_array_extent(a, &alo, &ahi);
+    ncl_array_extent(b, &blo, &bhi);
+    return alo != ahi && blo != bhi && alo < bhi && blo < ahi;
+}
+
 /* ---- wrapping foreign memory ---------------------------------------------------- */
 
 NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape, const int64_t *strides,

@@ -140,14 +140,6 @@ NCL_INLINE int same_shape(const NclArray *a, const NclArray *b)
     return 1;
 }
 
-static int ranges_overlap(const NclArray *a, const NclArray *b)
-{
-    const char *alo, *ahi, *blo, *bhi;
-    ncl_array_extent(a, &alo, &ahi);
-    ncl_array_extent(b, &blo, &bhi);
-    return alo != ahi && blo != bhi && alo < bhi && blo < ahi;
-}
-
 /* Makes o read a private C-order copy of a (scratch memory from the
    calling thread's handler, held in *buf until the call ends). */
 static NclStatus private_copy(NclMaskOp op, const NclArray *a, operand *o, ncl_buffer **buf)
@@ -364,8 +356,9 @@ static NclStatus run_compress(const NclArray *a, const NclArray *m, NclArray *gi
     operand_of(m, &dmk);
     ncl_buffer *tmp[2] = {NULL, NULL};
     if (given && count > 0) {
-        if (ranges_overlap(a, given) && (st = private_copy(op, a, &da, &tmp[0]))) return st;
-        if (ranges_overlap(m, given) && (st = private_copy(op, m, &dmk, &tmp[1]))) {
+        if (ncl_array_ranges_overlap(a, given) && (st = private_copy(op, a, &da, &tmp[0])))
+            return st;
+        if (ncl_array_ranges_overlap(m, given) && (st = private_copy(op, m, &dmk, &tmp[1]))) {
             release_buffers(tmp, 2);
             return st;
         }
@@ -537,14 +530,14 @@ static NclStatus run_put(const NclArray *m, const NclArray *b, NclArray *t, cons
     operand ov;
     operand_of(b, &ov);
     ncl_buffer *tmp[2] = {NULL, NULL};
-    if (ranges_overlap(m, t)) {
+    if (ncl_array_ranges_overlap(m, t)) {
         if ((st = private_copy(op, m, &om, &tmp[0]))) return st;
         for (int d = 0; d < nd; d++) {
             const int km = d - (nd - m->ndim);
             mst[d] = km < 0 || m->shape[km] == 1 ? 0 : om.st[km];
         }
     }
-    if (ranges_overlap(b, t) && (st = private_copy(op, b, &ov, &tmp[1]))) {
+    if (ncl_array_ranges_overlap(b, t) && (st = private_copy(op, b, &ov, &tmp[1]))) {
         release_buffers(tmp, 2);
         return st;
     }
@@ -648,7 +641,8 @@ static NclStatus run_nonzero(const NclArray *a, NclArray *given, const NclParams
     operand oa;
     operand_of(a, &oa);
     ncl_buffer *tmp[1] = {NULL};
-    if (given && count > 0 && ranges_overlap(a, given) && (st = private_copy(op, a, &oa, &tmp[0])))
+    if (given && count > 0 && ncl_array_ranges_overlap(a, given) &&
+        (st = private_copy(op, a, &oa, &tmp[0])))
         return st;
     NclArray *o = given;
     if (!o && (st = ncl_array_alloc(who_text[op], NCL_INT64, 2, rshape, NCL_ORDER_C, 0, &o))) {
@@ -955,7 +949,7 @@ static NclStatus run_take(const NclArray *a, const NclArray *ix, NclArray *given
     ncl_buffer *tmp[2] = {NULL, NULL};
     const int work = rsize > 0;
     int64_t flat_step = (int64_t)a->itemsize;
-    int need_copy = work && given && ranges_overlap(a, given);
+    int need_copy = work && given && ncl_array_ranges_overlap(a, given);
     if (work && flat && a->size > 1) {
         dims df;
         const int64_t *fst[1] = {a->strides};
@@ -970,7 +964,8 @@ static NclStatus run_take(const NclArray *a, const NclArray *ix, NclArray *given
         if ((st = private_copy(op, a, &oa, &tmp[0]))) return st;
         flat_step = (int64_t)a->itemsize;
     }
-    if (work && given && ranges_overlap(ix, given) && (st = private_copy(op, ix, &oi, &tmp[1]))) {
+    if (work && given && ncl_array_ranges_overlap(ix, given) &&
+        (st = private_copy(op, ix, &oi, &tmp[1]))) {
         release_buffers(tmp, 2);
         return st;
     }

@@ -171,6 +171,9 @@ NclStatus ncl_array_view(const char *who, const NclArray *base, int ndim, const 
 void ncl_array_update_flags(NclArray *a);
 /* Byte range [lo, hi) that the elements of a touch (lo == hi when empty). */
 void ncl_array_extent(const NclArray *a, const char **lo, const char **hi);
+/* Whether the byte ranges of a and b (ncl_array_extent) intersect; never
+   for an empty array. A cheap, sufficient test that they share no memory. */
+int ncl_array_ranges_overlap(const NclArray *a, const NclArray *b);
 /* Sufficient test that no two elements of a share memory (ordered by
    stride, each dimension steps past what the inner ones span). An output
    that fails it would make results depend on the order of writes; a few

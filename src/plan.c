@@ -73,15 +73,6 @@ static NclStatus broadcast_inputs(const ncl_ew_call *c, int *ndim, int64_t *shap
 
 /* ---- overlap ----------------------------------------------------------------- */
 
-static int ranges_overlap(const NclArray *a, const NclArray *b)
-{
-    const char *alo, *ahi, *blo, *bhi;
-    ncl_array_extent(a, &alo, &ahi);
-    ncl_array_extent(b, &blo, &bhi);
-    if (alo == ahi || blo == bhi) return 0;
-    return alo < bhi && blo < ahi;
-}
-
 /* An input that reads exactly the element the output writes at every
    position is safe in place: each block is read before it is written. */
 static int exact_alias(const ncl_ew_operand *in, const ncl_ew_operand *out, int nd,
@@ -447,7 +438,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
         o->data = out->data;
         for (int i = 0; i <= c->nin; i++) {
             const NclArray *a = i < c->nin ? c->in[i] : w;
-            if (!a || !ranges_overlap(a, out)) continue;
+            if (!a || !ncl_array_ranges_overlap(a, out)) continue;
             ncl_ew_operand probe;
             probe.data = a->data;
             probe.dtype = a->dtype;

@@ -158,41 +158,6 @@ static const char *axes_str(char *buf, int n, const int *axes)
     return ncl_shape_str(buf, n < NCL_MAXDIMS ? n : NCL_MAXDIMS, v);
 }
 
-static int ranges_overlap(const NclArray *a, const NclArray *b)
-{
-    const char *alo, *ahi, *blo, *bhi;
-    ncl_array_extent(a, &alo, &ahi);
-    ncl_array_extent(b, &blo, &bhi);
-    if (alo == ahi || blo == bhi) return 0;
-    return alo < bhi && blo < ahi;
-}
-
-/* Sufficient test that no two elements of a share memory. */
-static int has_internal_overlap(const NclArray *a)
-{
-    int64_t ext[NCL_MAXDIMS], str[NCL_MAXDIMS];
-    int n = 0;
-    if (a->size <= 1) return 0;
-    for (int d = 0; d < a->ndim; d++) {
-        if (a->shape[d] == 1) continue;
-        int64_t s = a->strides[d] < 0 ? -a->strides[d] : a->strides[d];
-        int k = n++;
-        while (k > 0 && str[k - 1] > s) {
-            str[k] = str[k - 1];
-            ext[k] = ext[k - 1];
-            k--;
-        }
-        str[k] = s;
-        ext[k] = a->shape[d];
-    }
-    int64_t span = (int64_t)a->itemsize;
-    for (int k = 0; k < n; k++) {
-        if (str[k] < span) return 1;
-        span = str[k] * (ext[k] - 1) + span;
-    }
-    return 0;
-}
-
 static NclStatus find_kernel(const red_plan *p, NclSubsystem sub, int op, NclDType from,
                              NclDType to, red_kernel *k)
 {
@@ -1213,7 +1178,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         if ((st = check_host(&p, given, "the output"))) return st;
         if (!(given->flags & NCL_ARRAY_WRITEABLE))
             return ncl_error(NCL_ERR_READONLY, WHO ": the output array is read-only", p.name);
-        if (has_internal_overlap(given))
+        if (ncl_array_has_internal_overlap(given))
             return ncl_error(NCL_ERR_INVALID_ARGUMENT,
                              WHO ": the output has internal overlap (strides %s over shape %s)",
                              p.name, ncl_shape_str(s0, given->ndim, given->strides),
@@ -1335,7 +1300,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
     /* memory: the result (or a stand-in for an overlapping output), then
        gather scratch; nothing is written before all of it is held */
     if (given) {
-        if (ranges_overlap(given, a) || (w && ranges_overlap(given, w))) {
+        if (ncl_array_ranges_overlap(given, a) || (w && ncl_array_ranges_overlap(given, w))) {
             if ((st = ncl_array_alloc("NclReduce", p.odt, given->ndim, given->shape, NCL_ORDER_C, 0,
                                       &p.temp)))
                 return st;

@@ -73,15 +73,6 @@ static int exact_alias(const NclArray *a, const NclArray *out)
     return 1;
 }
 
-static int ranges_overlap(const NclArray *a, const NclArray *b)
-{
-    const char *alo, *ahi, *blo, *bhi;
-    ncl_array_extent(a, &alo, &ahi);
-    ncl_array_extent(b, &blo, &bhi);
-    if (alo == ahi || blo == bhi) return 0;
-    return alo < bhi && blo < ahi;
-}
-
 /* The axis the call sorts along, NumPy's rules and messages. */
 static NclStatus resolve_axis(const char *name, const NclArray *a, const NclParams *p, int *axis)
 {
@@ -659,7 +650,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     int64_t cstrides[NCL_MAXDIMS];
     const int64_t *istrides = a->strides;
     int in_place = 0;
-    if (!pl.allocated && a->size > 0 && ranges_overlap(a, o)) {
+    if (!pl.allocated && a->size > 0 && ncl_array_ranges_overlap(a, o)) {
         if (exact_alias(a, o)) {
             in_place = 1;
         } else {
