@@ -13,10 +13,13 @@
  * doubles with non-temporal (streaming) stores, STREAM's "add" kernel, which
  * writes the output without first reading it into the cache.
  * nclb_plain_add is the same loop with ordinary stores, for comparison.
+ * nclb_stream_add2 runs the streaming loop on two threads, the limit of a
+ * DRAM-bound add split as NCLib's pool splits it (BENCHMARKS.md #17).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ncl_bench_helper.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -214,4 +217,50 @@ int nclb_plain_add(const double *a, const double *b, double *c, int64_t n, int64
                    int clock_kind, double *ns_per_pass)
 {
     return run_add(0, a, b, c, n, reps, clock_kind, ns_per_pass);
+}
+
+/* The second half of every pass, on a thread of its own. */
+typedef struct half_pass {
+    const double *a, *b;
+    double *c;
+    int64_t n, reps;
+    pthread_barrier_t *bar;
+} half_pass;
+
+static void *half_main(void *arg)
+{
+    const half_pass *h = arg;
+    for (int64_t r = 0; r < h->reps; r++) {
+        pthread_barrier_wait(h->bar);
+        stream_add(h->a, h->b, h->c, h->n);
+        pthread_barrier_wait(h->bar);
+    }
+    return NULL;
+}
+
+int nclb_stream_add2(const double *a, const double *b, double *c, int64_t n, int64_t reps,
+                     double *ns_per_pass)
+{
+    if (a == NULL || b == NULL || c == NULL || n < 2 || reps < 1 || ns_per_pass == NULL)
+        return NCL_ERR_INVALID_ARGUMENT;
+    pthread_barrier_t bar;
+    if (pthread_barrier_init(&bar, NULL, 2) != 0) return NCL_ERR_NO_MEMORY;
+    const int64_t m = n / 2;
+    half_pass h = {a + m, b + m, c + m, n - m, reps, &bar};
+    pthread_t t;
+    if (pthread_create(&t, NULL, half_main, &h) != 0) {
+        pthread_barrier_destroy(&bar);
+        return NCL_ERR_NO_MEMORY;
+    }
+    const double t0 = now_ns(NCLB_CLOCK_WALL);
+    for (int64_t r = 0; r < reps; r++) {
+        pthread_barrier_wait(&bar);
+        stream_add(a, b, c, m);
+        pthread_barrier_wait(&bar);
+    }
+    const double t1 = now_ns(NCLB_CLOCK_WALL);
+    pthread_join(t, NULL);
+    pthread_barrier_destroy(&bar);
+    *ns_per_pass = (t1 - t0) / (double)reps;
+    return NCL_OK;
 }

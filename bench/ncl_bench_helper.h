@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NCLB_ABI_VERSION 1
+#define NCLB_ABI_VERSION 2
 
 enum {
     NCLB_BINARY = 0, NCLB_COMPARE = 1, NCLB_UNARY = 2, NCLB_CONVERT = 3,
@@ -63,6 +63,14 @@ int nclb_stream_add(const double *a, const double *b, double *c, int64_t n, int6
                     int clock_kind, double *ns_per_pass);
 int nclb_plain_add(const double *a, const double *b, double *c, int64_t n, int64_t reps,
                    int clock_kind, double *ns_per_pass);
+/* nclb_stream_add split across two threads, as a two-thread NCLib call
+   splits: the caller streams the first half of each pass and a thread of
+   its own the second, both starting each pass together (n >= 2). Wall
+   time. The limit of a DRAM-bound add on two threads (BENCHMARKS.md #17).
+   NCL_ERR_INVALID_ARGUMENT for bad arguments, NCL_ERR_NO_MEMORY when the
+   thread cannot be made. */
+int nclb_stream_add2(const double *a, const double *b, double *c, int64_t n, int64_t reps,
+                     double *ns_per_pass);
 /* Width in bits of the streaming stores compiled in (256, 128), or 0 when
    this build has none and nclb_stream_add uses plain stores. */
 int nclb_stream_has_nt_stores(void);

@@ -22,7 +22,9 @@ How the figures are made:
 - Samples are process CPU time (both sides run on one thread, and CPU time
   does not count the moments another process held the core on this shared
   machine). Row 17 compares NCLib with one and two threads and uses wall
-  time, as CPU time would add the threads up.
+  time, as CPU time would add the threads up; its DRAM-bound case is
+  sampled together with the streaming add of row 2 on one and on two
+  threads, the machine's own limit for that speedup.
 - Ratios are NCLib time / NumPy time (lower is better), except where a row
   says otherwise (rows 2, 3 and 17).
 
@@ -76,7 +78,7 @@ WRITEABLE = 16
 KIND = {'binary': 0, 'compare': 1, 'unary': 2, 'convert': 3, 'ternary': 4,
         'reduce': 5, 'sort': 6, 'mask': 7}
 CLOCK_CPU, CLOCK_WALL = 0, 1
-HELPER_ABI = 1
+HELPER_ABI = 2
 
 # BENCHMARKS.md's targets, one line per row, for the section headings.
 ROW_TITLES = {
@@ -170,6 +172,8 @@ class Ncl:
         for fn in (helper.nclb_stream_add, helper.nclb_plain_add):
             fn.restype = i32
             fn.argtypes = [vp, vp, vp, i64, i64, i32, ctypes.POINTER(ctypes.c_double)]
+        helper.nclb_stream_add2.restype = i32
+        helper.nclb_stream_add2.argtypes = [vp, vp, vp, i64, i64, ctypes.POINTER(ctypes.c_double)]
         if helper.nclb_abi_version() != HELPER_ABI:
             raise NclError('libncl_bench_helper.so has ABI %d, this script expects %d'
                            % (helper.nclb_abi_version(), HELPER_ABI))
@@ -410,6 +414,24 @@ class Bench:
                 return run
             self._stream = (kernel(h.nclb_stream_add), kernel(h.nclb_plain_add), (a, b, c))
         return self._stream[:2]
+
+    def stream_add_threads(self, a, b, c):
+        """Samplers (wall time) of the streaming add over a, b -> c on one
+        thread and on two (row 17's limit for a DRAM-bound add)."""
+        h, n = self.ncl.helper, len(c)
+        res = ctypes.c_double()
+        ptrs = (a.ctypes.data, b.ctypes.data, c.ctypes.data)
+
+        def one(k):
+            self.ncl.check(h.nclb_stream_add(*ptrs, n, k, CLOCK_WALL, ctypes.byref(res)),
+                           'bandwidth kernel')
+            return res.value
+
+        def two(k):
+            self.ncl.check(h.nclb_stream_add2(*ptrs, n, k, ctypes.byref(res)),
+                           'two-thread bandwidth kernel')
+            return res.value
+        return [one, two]
 
     def row01(self):
         np = self.np
@@ -845,6 +867,7 @@ class Bench:
                 self.rep.add(17, label, 'pool not built', '—', '—', '≥ %.1f×' % limit, None,
                              'libncl.so has no NclSetNumThreads')
             return
+        limit_note = None
         for label, limit, kind, op, n, dkind in cases:
             a = self.data.get('float64', n, dkind, seed=1)
             b = self.data.get('float64', n, seed=2)
@@ -857,17 +880,30 @@ class Bench:
                 call = ncl.call(kind, op, a, b, out=c)
             f1 = ncl.sampler(call, CLOCK_WALL, lambda: ncl.check(ncl.set_threads(1), 'threads'))
             f2 = ncl.sampler(call, CLOCK_WALL, lambda: ncl.check(ncl.set_threads(2), 'threads'))
-            t1, t2 = self.m.run([f1, f2])
+            if n == BIG:
+                t1, t2, l1, l2 = self.m.run([f1, f2] + self.stream_add_threads(a, b, c))
+            else:
+                t1, t2 = self.m.run([f1, f2])
             ncl.check(ncl.set_threads(1), 'NclSetNumThreads(1)')
             self.done_case()
             speedup = t1 / t2
             self.rep.add(17, label, '%s (2 threads)' % fmt_ns(t2), '%s (1 thread)' % fmt_ns(t1),
                          '%.2f×' % speedup, '≥ %.1f×' % limit, speedup >= limit)
+            if n == BIG:
+                limit_note = ('The machine\'s own limit for the DRAM-bound add, sampled with '
+                              'it on the same buffers (wall time): the streaming `c = a + b` of '
+                              'row 2 alone, %s on one thread, %s split across two (helper '
+                              'threads, each pass started together): **%.2f×**. NCLib\'s two-'
+                              'thread add took %.0f %% of that two-thread time, its one-thread '
+                              'add %.0f %% of the one-thread time.'
+                              % (fmt_ns(l1), fmt_ns(l2), l1 / l2, 100 * t2 / l2, 100 * t1 / l1))
             self.data.clear()
         self.rep.note(17, 'Both columns are NCLib (NclSetNumThreads(1) / (2) before each sample, '
                       'default threading threshold); the "ratio" is the speedup, 1-thread time ÷ '
                       '2-thread time. Wall time: on this shared 2-core machine another process on '
                       'the second core lowers the speedup.')
+        if limit_note:
+            self.rep.note(17, limit_note)
 
 
 # ---- the report ----------------------------------------------------------------------
