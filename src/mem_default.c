@@ -21,7 +21,10 @@
  * few recently freed mappings (LARGE_SLOTS, each at most LARGE_MAX_BLOCK,
  * LARGE_MAX_BYTES together) are kept and reused for malloc requests that
  * fit them without wasting more than half; calloc always maps fresh zero
- * pages, so lazy zeroing is kept.
+ * pages, so lazy zeroing is kept. The most recently freed are the ones
+ * kept: a full cache unmaps its oldest mappings to take a new one, so that
+ * blocks of an earlier phase of the program do not shut out the sizes it
+ * uses now.
  */
 #define _DEFAULT_SOURCE 1
 #include <pthread.h>
@@ -120,7 +123,8 @@ static void cache_lock_all(void);
 static void cache_unlock_all(void);
 static void cache_init(void) { pthread_atfork(cache_lock_all, cache_unlock_all, cache_unlock_all); }
 
-/* Recently freed mappings, under the same kind of lock as a class. */
+/* Recently freed mappings, oldest first, under the same kind of lock as a
+   class. */
 static struct {
     cache_class lock_holder; /* only its lock is used */
     int count;
@@ -213,6 +217,14 @@ static void *small_alloc(size_t n, int zero)
     return user;
 }
 
+/* Drops entry i of the cache, keeping the others in order (lock held). */
+static void large_remove(int i)
+{
+    large.count--;
+    memmove(&large.raw[i], &large.raw[i + 1], (size_t)(large.count - i) * sizeof large.raw[0]);
+    memmove(&large.cap[i], &large.cap[i + 1], (size_t)(large.count - i) * sizeof large.cap[0]);
+}
+
 /* A cached mapping of at least len bytes and at most twice that, the
    smallest such; NULL when none fits. */
 static void *large_pop(size_t len, size_t *cap)
@@ -229,28 +241,34 @@ static void *large_pop(size_t len, size_t *cap)
         raw = large.raw[best];
         *cap = large.cap[best];
         large.bytes -= *cap;
-        large.raw[best] = large.raw[--large.count];
-        large.cap[best] = large.cap[large.count];
+        large_remove(best);
     }
     class_unlock(&large.lock_holder);
     return raw;
 }
 
-/* Keeps a freed mapping for reuse; 0 when the cache is full (unmap it). */
+/* Keeps a freed mapping for reuse, unmapping the oldest ones it displaces
+   (after the lock is dropped); 0 when it is too large to keep (unmap it). */
 static int large_push(void *raw, size_t cap)
 {
     if (cap > LARGE_MAX_BLOCK) return 0;
     pthread_once(&cache_once, cache_init);
-    int ok = 0;
+    void *old[LARGE_SLOTS];
+    size_t old_cap[LARGE_SLOTS];
+    int nold = 0;
     class_lock(&large.lock_holder);
-    if (large.count < LARGE_SLOTS && large.bytes + cap <= LARGE_MAX_BYTES) {
-        large.raw[large.count] = raw;
-        large.cap[large.count++] = cap;
-        large.bytes += cap;
-        ok = 1;
+    while (large.count == LARGE_SLOTS || large.bytes + cap > LARGE_MAX_BYTES) {
+        old[nold] = large.raw[0];
+        old_cap[nold++] = large.cap[0];
+        large.bytes -= large.cap[0];
+        large_remove(0);
     }
+    large.raw[large.count] = raw;
+    large.cap[large.count++] = cap;
+    large.bytes += cap;
     class_unlock(&large.lock_holder);
-    return ok;
+    for (int i = 0; i < nold; i++) munmap(old[i], old_cap[i]);
+    return 1;
 }
 
 /* dlclose (unload.c): the cached blocks and mappings are reachable only

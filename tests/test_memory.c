@@ -522,6 +522,35 @@ START_TEST(default_handler_large_zeros)
 }
 END_TEST
 
+/* Freed mappings are kept for the next request of their size even when
+   the cache is already full of blocks that fit nothing later: the oldest
+   go. A kept block comes back with what was written to it; a fresh
+   mapping would read as zeros. */
+START_TEST(default_handler_keeps_recent_mappings)
+{
+    const NclMemAllocator *al = &NclMemDefaultHandler()->allocator;
+    enum { OLD = 8 };
+    const size_t small = (size_t)3 << 19, n = (size_t)8 << 20; /* 1.5 MiB: mapped, not cached small */
+    void *old[OLD];
+    for (int i = 0; i < OLD; i++) {
+        old[i] = al->malloc(al->ctx, small);
+        ck_assert_ptr_nonnull(old[i]);
+    }
+    for (int i = 0; i < OLD; i++) al->free(al->ctx, old[i], small);
+    for (int round = 0; round < 3; round++) {
+        unsigned char *p = (unsigned char *)al->malloc(al->ctx, n);
+        ck_assert_ptr_nonnull(p);
+        memset(p, 0x5A + round, n);
+        al->free(al->ctx, p, n);
+        unsigned char *q = (unsigned char *)al->malloc(al->ctx, n);
+        ck_assert_ptr_eq(q, p);
+        ck_assert_msg(q[0] == 0x5A + round && q[n / 2] == 0x5A + round && q[n - 1] == 0x5A + round,
+                      "round %d: the freed 8 MiB mapping was not kept for reuse", round);
+        al->free(al->ctx, q, n);
+    }
+}
+END_TEST
+
 typedef struct stress_arg { const NclMemHandler *h; unsigned seed; int failures; } stress_arg;
 
 static void *stress_thread(void *arg)
@@ -877,6 +906,7 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, fork_while_allocating);
     tcase_add_test(tc, default_handler_direct);
     tcase_add_test(tc, default_handler_large_zeros);
+    tcase_add_test(tc, default_handler_keeps_recent_mappings);
     tcase_add_test(tc, default_handler_threads);
     tcase_add_test(tc, libc_handler);
     tcase_add_test(tc, numa_handler);
