@@ -394,6 +394,17 @@ class Bench:
         self.rep.add(row, case, 'failed', '—', '—', ROW_TARGETS[row] if row != 17 else '—', False,
                      str(err).replace('|', '/'))
 
+    def bandwidth_sampler(self, fn, a, b, c, *clock):
+        """fn(k) -> ns per pass of the helper's bandwidth kernel fn over
+        a, b -> c; clock is its clock argument where it takes one."""
+        res = ctypes.c_double()
+        ptrs = (a.ctypes.data, b.ctypes.data, c.ctypes.data)
+
+        def run(k):
+            self.ncl.check(fn(*ptrs, len(c), k, *clock, ctypes.byref(res)), 'bandwidth kernel')
+            return res.value
+        return run
+
     def stream_samplers(self):
         """Samplers of the bandwidth kernels (streaming, plain stores) over
         buffers made once; row 1 interleaves the streaming one with its
@@ -403,35 +414,17 @@ class Bench:
             n = STREAM_N
             a, b, c = np.full(n, 1.0), np.full(n, 2.0), np.zeros(n)
             h = self.ncl.helper
-
-            def kernel(fn):
-                res = ctypes.c_double()
-
-                def run(k):
-                    self.ncl.check(fn(a.ctypes.data, b.ctypes.data, c.ctypes.data, n, k,
-                                      CLOCK_CPU, ctypes.byref(res)), 'bandwidth kernel')
-                    return res.value
-                return run
-            self._stream = (kernel(h.nclb_stream_add), kernel(h.nclb_plain_add), (a, b, c))
+            self._stream = (self.bandwidth_sampler(h.nclb_stream_add, a, b, c, CLOCK_CPU),
+                            self.bandwidth_sampler(h.nclb_plain_add, a, b, c, CLOCK_CPU),
+                            (a, b, c))
         return self._stream[:2]
 
     def stream_add_threads(self, a, b, c):
         """Samplers (wall time) of the streaming add over a, b -> c on one
         thread and on two (row 17's limit for a DRAM-bound add)."""
-        h, n = self.ncl.helper, len(c)
-        res = ctypes.c_double()
-        ptrs = (a.ctypes.data, b.ctypes.data, c.ctypes.data)
-
-        def one(k):
-            self.ncl.check(h.nclb_stream_add(*ptrs, n, k, CLOCK_WALL, ctypes.byref(res)),
-                           'bandwidth kernel')
-            return res.value
-
-        def two(k):
-            self.ncl.check(h.nclb_stream_add2(*ptrs, n, k, ctypes.byref(res)),
-                           'two-thread bandwidth kernel')
-            return res.value
-        return [one, two]
+        h = self.ncl.helper
+        return [self.bandwidth_sampler(h.nclb_stream_add, a, b, c, CLOCK_WALL),
+                self.bandwidth_sampler(h.nclb_stream_add2, a, b, c)]
 
     def row01(self):
         np = self.np
