@@ -438,21 +438,27 @@ static void *churn(void *arg)
     return NULL;
 }
 
-/* Under AddressSanitizer with leak detection the test process itself is
-   killed (SIGKILL) while it forks beside allocating threads; it passes with
-   ASAN_OPTIONS=detect_leaks=0 and in the release, clang and thread-
-   sanitizer builds, which run it. */
-#if defined(__SANITIZE_ADDRESS__)
-#  define NCL_TEST_ASAN 1
+/* The sanitizers cannot run this test; it runs in the release build.
+   - AddressSanitizer with leak detection kills the test process itself
+     (SIGKILL) while it forks beside allocating threads; it passes with
+     ASAN_OPTIONS=detect_leaks=0.
+   - The ThreadSanitizer runtime of clang 14 does not hold its own
+     allocator's locks across fork (LLVM added that in 2024, for release 19).
+     When a churn thread is refilling its malloc cache at the moment of the
+     fork, the child's first malloc waits forever on the allocator lock that
+     thread held: about one run in thirty on a loaded machine, with the child
+     blocked inside the runtime's malloc, not in NCLib. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define NCL_TEST_NO_FORK_CHURN 1
 #elif defined(__has_feature)
-#  if __has_feature(address_sanitizer)
-#    define NCL_TEST_ASAN 1
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#    define NCL_TEST_NO_FORK_CHURN 1
 #  endif
 #endif
 
 START_TEST(fork_while_allocating)
 {
-#ifdef NCL_TEST_ASAN
+#ifdef NCL_TEST_NO_FORK_CHURN
     return;
 #endif
     atomic_store(&swapping, 1);
