@@ -744,7 +744,8 @@ START_TEST(t_fp_flags)
 END_TEST
 
 /* Values at the limits of the vector functions (where the kernels fall back
-   to the scalar ones) and flags that depend on the dtype, in both tiers: the
+   to the scalar ones, or leave their window of flagless inputs) and flags
+   that depend on the dtype, in both tiers: the
    finite results just below the overflow thresholds, exact subnormal
    results, and subnormal inputs, whose results round to the input. */
 START_TEST(t_vector_limits)
@@ -754,6 +755,11 @@ START_TEST(t_vector_limits)
         {NCL_EXP, NCL_FLOAT64, 709.79, INFINITY, NCL_FPE_OVERFLOW},
         {NCL_EXP, NCL_FLOAT64, -745.2, 0.0, NCL_FPE_UNDERFLOW},
         {NCL_EXP, NCL_FLOAT64, -740.0, 4.2e-322, NCL_FPE_UNDERFLOW},
+        /* either side of the end of exp's window (the last normal results) */
+        {NCL_EXP, NCL_FLOAT64, -708.0, 3.307553003638408e-308, 0},
+        {NCL_EXP, NCL_FLOAT64, -708.5, 2.006132305331306e-308, NCL_FPE_UNDERFLOW},
+        {NCL_EXP, NCL_FLOAT32, -87.0, 1.6458114310822737e-38, 0},
+        {NCL_EXP, NCL_FLOAT32, -87.5, 9.982350930569248e-39, NCL_FPE_UNDERFLOW},
         {NCL_EXP2, NCL_FLOAT64, -1074.0, 4.9406564584124654e-324, 0},
         {NCL_EXP2, NCL_FLOAT32, -149.0, 1.4012984643248171e-45, 0},
         {NCL_EXP2, NCL_FLOAT32, -149.5, 1.4012984643248171e-45, NCL_FPE_UNDERFLOW},

@@ -134,6 +134,13 @@ typedef struct ncl_sv_desc {
        function's own, the second the subnormals (NCL_SV_SUBNORMAL_SCALAR,
        SLEEF's functions only). */
     uint64_t fix_lo[2], fix_hi[2];
+    /* The window: bit patterns of |x| (of x itself where win_raw) in
+       [win_lo, win_lo + win_w) all give results that raise no flag, and lie
+       outside every fix range (win_w 0: no window). The AVX-512 loop then
+       tests only that each block's inputs lie there; a block with one
+       outside takes the exact pass. */
+    uint64_t win_lo, win_w;
+    int win_raw;
 } ncl_sv_desc;
 
 /* Bit patterns and their classes; A is the pattern without its sign. */
@@ -218,8 +225,9 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 typedef struct ncl_sv_vacc {
     unsigned spec, fx;
+    __m512i win; /* the largest |x| - win_lo, as unsigned numbers */
 } ncl_sv_vacc;
-#  define NCL_SV_VACC_INIT {0, 0}
+#  define NCL_SV_VACC_INIT {0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}
 /* fpclass categories 0xBF: QNaN, SNaN, zeros, infinities, subnormals */
 #  define NCL_SV_SPECIAL_f64(y) ((unsigned)_mm512_fpclass_pd_mask((y), 0xBF))
 #  define NCL_SV_SPECIAL_f32(y) ((unsigned)_mm512_fpclass_ps_mask((y), 0xBF))
@@ -232,17 +240,35 @@ typedef struct ncl_sv_vacc {
     ((unsigned)_mm512_cmple_epu32_mask(                                                     \
         _mm512_sub_epi32(_mm512_castps_si512(_mm512_abs_ps(x)), _mm512_set1_epi32((int)(lo))), \
         _mm512_set1_epi32((int)(w))))
+/* With a window, three integer operations per vector that run beside the
+   floating-point ones (and, subtract, unsigned max) in place of a class
+   test and a range compare, which take floating-point slots (bench/notes.md,
+   row 11). */
+#  define NCL_SV_WINMAX_f64(a, x, d)                                                       \
+    _mm512_max_epu64((a), _mm512_sub_epi64(_mm512_castpd_si512((d)->win_raw ? (x) : _mm512_abs_pd(x)), \
+                                           _mm512_set1_epi64((long long)(d)->win_lo)))
+#  define NCL_SV_WINMAX_f32(a, x, d)                                                       \
+    _mm512_max_epu32((a), _mm512_sub_epi32(_mm512_castps_si512((d)->win_raw ? (x) : _mm512_abs_ps(x)), \
+                                           _mm512_set1_epi32((int)(d)->win_lo)))
+#  define NCL_SV_WINOUT_f64(a, w) (_mm512_cmpge_epu64_mask((a), _mm512_set1_epi64((long long)(w))) != 0)
+#  define NCL_SV_WINOUT_f32(a, w) (_mm512_cmpge_epu32_mask((a), _mm512_set1_epi32((int)(w))) != 0)
 #  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                       \
     NCL_KINLINE void ncl_sv_vclass_##sfx(ncl_sv_##sfx x, ncl_sv_##sfx y, const ncl_sv_desc *d, \
                                          ncl_sv_vacc *a)                                     \
     {                                                                                        \
+        if (d->win_w) {                                                                      \
+            a->win = NCL_SV_WINMAX_##sfx(a->win, x, d);                                      \
+            return;                                                                          \
+        }                                                                                    \
         a->spec |= NCL_SV_SPECIAL_##sfx(y);                                                  \
         for (int r = 0; r < 2; r++)                                                          \
             if (d->fix_lo[r] <= d->fix_hi[r])                                                \
                 a->fx |= NCL_SV_INRANGE_##sfx(x, (U)d->fix_lo[r], (U)(d->fix_hi[r] - d->fix_lo[r])); \
     }
-#  define NCL_SV_VACC_FIX(a) ((a).fx != 0)
-#  define NCL_SV_VACC_SPEC(a) ((a).spec != 0)
+/* Whether some input is untrusted, and whether some result is special;
+   an input outside the window may be either, which the exact pass tells */
+#  define NCL_SV_VACC_FIX(sfx, a, d) ((a).fx != 0)
+#  define NCL_SV_VACC_SPEC(sfx, a, d) ((a).spec != 0 || ((d)->win_w && NCL_SV_WINOUT_##sfx((a).win, (d)->win_w)))
 #elif defined(__AVX2__) && defined(__FMA__)
 typedef struct ncl_sv_vacc {
     __m256i spec, out;
@@ -272,8 +298,8 @@ typedef struct ncl_sv_vacc {
                 a->out = _mm256_and_si256(a->out, NCL_SV_OUTSIDE_##sfx(b, (U)d->fix_lo[r],   \
                                                                        (U)(d->fix_hi[r] - d->fix_lo[r]))); \
     }
-#  define NCL_SV_VACC_FIX(a) (!_mm256_testc_si256((a).out, _mm256_set1_epi32(-1)))
-#  define NCL_SV_VACC_SPEC(a) (!_mm256_testz_si256((a).spec, (a).spec))
+#  define NCL_SV_VACC_FIX(sfx, a, d) (!_mm256_testc_si256((a).out, _mm256_set1_epi32(-1)))
+#  define NCL_SV_VACC_SPEC(sfx, a, d) (!_mm256_testz_si256((a).spec, (a).spec))
 #endif
 
 #ifdef NCL_SV_VACC_INIT
@@ -288,8 +314,8 @@ NCL_SV_DEFINE_VCLASS(f32, uint32_t)
                                         const ncl_sv_desc *d, ncl_sv_vacc *a, int *fix)      \
     {                                                                                        \
         int f = 0;                                                                           \
-        *fix = NCL_SV_VACC_FIX(*a);                                                          \
-        if (!*fix && NCL_SV_VACC_SPEC(*a)) f = ncl_sv_flags_##sfx(x, y, m, d, fix);          \
+        *fix = NCL_SV_VACC_FIX(sfx, *a, d);                                                  \
+        if (!*fix && NCL_SV_VACC_SPEC(sfx, *a, d)) f = ncl_sv_flags_##sfx(x, y, m, d, fix);  \
         *a = (ncl_sv_vacc)NCL_SV_VACC_INIT;                                                  \
         return f;                                                                            \
     }
@@ -476,8 +502,9 @@ NCL_SV_DEFINE_PICK(f32, float)
 
 #define NCL_SV_SUB_ NCL_SV_SUBNORMAL_SCALAR
 /* own64, own32: NCLib's vector functions of that dtype (unary_vecmath.h)
-   for the HIGH and the FAST tier, 0 for SLEEF's (NCL_SV_SLEEF_ both). */
-#define NCL_SV_SLEEF_ 0, 0
+   for the HIGH and the FAST tier, 0 for SLEEF's (NCL_SV_SLEEF_ both), and
+   their window (win_lo, win_w, win_raw of the desc; 0, 0, 0 for none). */
+#define NCL_SV_SLEEF_ 0, 0, 0, 0, 0
 #define NCL_SV_OPS(X)                                                                            \
     X(exp, exp, u10, NCL_FPE_OVERFLOW, NCL_SV_ZERO_UNDERFLOWS, NCL_VM_OWN_exp_f64, NCL_VM_OWN_exp_f32,   \
       NCL_VM_EXP_FIX_f64, NCL_SV_NONE_)                                                            \
@@ -516,10 +543,11 @@ NCL_SV_DEFINE_PICK(f32, float)
    function (desc od: no subnormal range, the vector gives f(x) = x there,
    which tests/test_unary_kernels.c checks over every float32 subnormal) or
    else its SLEEF function (desc d). */
-#define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, ownh, ownf, flo, fhi)                   \
+#define NCL_SV_KERNEL_(op, fn, fast, infl, rules, sfx, ownh, ownf, wlo, ww, wraw, flo, fhi)   \
     static const ncl_sv_desc ncl_sv_desc_##op##_##sfx = {                                      \
-        infl, rules, {flo, 1}, {fhi, (rules) & NCL_SV_SUBNORMAL_SCALAR ? NCL_SV_MIN_##sfx - 1u : 0}}; \
-    static const ncl_sv_desc ncl_sv_odesc_##op##_##sfx = {infl, rules, {flo, 1}, {fhi, 0}};   \
+        infl, rules, {flo, 1}, {fhi, (rules) & NCL_SV_SUBNORMAL_SCALAR ? NCL_SV_MIN_##sfx - 1u : 0}, \
+        0, 0, 0};                                                                              \
+    static const ncl_sv_desc ncl_sv_odesc_##op##_##sfx = {infl, rules, {flo, 1}, {fhi, 0}, wlo, ww, wraw}; \
     static NclStatus ncl_k_##op##_##sfx(NclKernelNode *self, const NclKernelCtx *ctx,          \
                                         char *const *args, int64_t n, const int64_t *steps)    \
     {                                                                                          \

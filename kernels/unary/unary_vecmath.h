@@ -923,36 +923,51 @@ static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_
 /* Each function's (HIGH, FAST) pair for unary_sleef.h's table; 0 keeps
    SLEEF's function of that tier, where it is the faster of the two
    (measured: SLEEF's 3.5-ulp float64 log and float32 log beat ours on
-   AVX2) */
+   AVX2). Then the window of inputs whose results raise no flag (the
+   desc's win_lo, win_w, win_raw; 0, 0, 0 for none):
+   - sin, cos: every normal |x| below the fix range. |sin x| >= 0.63 |x|
+     up to pi/2; past 1, |sin x| and |cos x| stay above 2^-28 for every
+     float32 (checked over all of them), and the double nearest a zero
+     over the whole double range is about 2^-61 from it.
+   - exp: |x| up to 87 (float32) or 708 (float64), zero and subnormals
+     included: exp(-87) = 1.6e-38 and exp(-708) = 3.3e-308 are normal.
+   - log: the positive normal numbers (x itself, sign included), whose
+     logarithms are normal but for log 1 = 0, which raises nothing. */
+#  define NCL_VM_TRIG_WIN_f32 NCL_SV_MIN_f32, UINT32_C(0x48800000) - NCL_SV_MIN_f32, 0
+#  define NCL_VM_TRIG_WIN_f64 NCL_SV_MIN_f64, UINT64_C(0x4130000000000000) - NCL_SV_MIN_f64, 0
+#  define NCL_VM_EXP_WIN_f32 0, UINT32_C(0x42ae0001), 0         /* 87 */
+#  define NCL_VM_EXP_WIN_f64 0, UINT64_C(0x4086200000000001), 0 /* 708 */
+#  define NCL_VM_LOG_WIN_f32 NCL_SV_MIN_f32, NCL_SV_INF_f32 - NCL_SV_MIN_f32, 1
+#  define NCL_VM_LOG_WIN_f64 NCL_SV_MIN_f64, NCL_SV_INF_f64 - NCL_SV_MIN_f64, 1
 #  if defined(__AVX512F__)
-#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_hi_f64, ncl_vm_exp_lo_f64
-#    define NCL_VM_OWN_log_f64 ncl_vm_log_hi_f64, ncl_vm_log_lo_f64
+#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_hi_f64, ncl_vm_exp_lo_f64, NCL_VM_EXP_WIN_f64
+#    define NCL_VM_OWN_log_f64 ncl_vm_log_hi_f64, ncl_vm_log_lo_f64, NCL_VM_LOG_WIN_f64
 #  else
-#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64
-#    define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0
+#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64, NCL_VM_EXP_WIN_f64
+#    define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0, NCL_VM_LOG_WIN_f64
 #  endif
-#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_fast_f64
-#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_fast_f64
-#  define NCL_VM_OWN_exp_f32 ncl_vm_exp_f32, ncl_vm_exp_f32
+#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_fast_f64, NCL_VM_TRIG_WIN_f64
+#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_fast_f64, NCL_VM_TRIG_WIN_f64
+#  define NCL_VM_OWN_exp_f32 ncl_vm_exp_f32, ncl_vm_exp_f32, NCL_VM_EXP_WIN_f32
 #  if defined(__AVX512F__)
-#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, ncl_vm_log_f32
+#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, ncl_vm_log_f32, NCL_VM_LOG_WIN_f32
 #  else
-#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, 0
+#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, 0, NCL_VM_LOG_WIN_f32
 #  endif
-#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, ncl_vm_sin_fast_f32
-#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, ncl_vm_cos_fast_f32
+#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, ncl_vm_sin_fast_f32, NCL_VM_TRIG_WIN_f32
+#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, ncl_vm_cos_fast_f32, NCL_VM_TRIG_WIN_f32
 #else
 #  define NCL_VM_TRIG_FIX_f32 1, 0
 #  define NCL_VM_TRIG_FIX_f64 1, 0
 #  define NCL_VM_EXP_FIX_f64 NCL_SV_EXP_FIX_f64
-#  define NCL_VM_OWN_exp_f64 0, 0
-#  define NCL_VM_OWN_log_f64 0, 0
-#  define NCL_VM_OWN_sin_f64 0, 0
-#  define NCL_VM_OWN_cos_f64 0, 0
-#  define NCL_VM_OWN_exp_f32 0, 0
-#  define NCL_VM_OWN_log_f32 0, 0
-#  define NCL_VM_OWN_sin_f32 0, 0
-#  define NCL_VM_OWN_cos_f32 0, 0
+#  define NCL_VM_OWN_exp_f64 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_log_f64 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_sin_f64 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_cos_f64 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_exp_f32 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_log_f32 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_sin_f32 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_cos_f32 0, 0, 0, 0, 0
 #endif /* NCL_VM_F32 */
 
 #endif /* NCL_UNARY_VECMATH_H */
