@@ -225,7 +225,7 @@ NCL_SV_DEFINE_FLAGS(f32, float, uint32_t)
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
 typedef struct ncl_sv_vacc {
     unsigned spec, fx;
-    __m512i win; /* the largest |x| - win_lo, as unsigned numbers */
+    __m512i win; /* the largest (|x| or x) - win_lo, as unsigned numbers */
 } ncl_sv_vacc;
 #  define NCL_SV_VACC_INIT {0, 0, {0, 0, 0, 0, 0, 0, 0, 0}}
 /* fpclass categories 0xBF: QNaN, SNaN, zeros, infinities, subnormals */
