@@ -231,25 +231,22 @@ typedef struct ncl_sv_vacc {
 /* fpclass categories 0xBF: QNaN, SNaN, zeros, infinities, subnormals */
 #  define NCL_SV_SPECIAL_f64(y) ((unsigned)_mm512_fpclass_pd_mask((y), 0xBF))
 #  define NCL_SV_SPECIAL_f32(y) ((unsigned)_mm512_fpclass_ps_mask((y), 0xBF))
+/* v's bit pattern minus lo, as unsigned numbers */
+#  define NCL_SV_OFF_f64(v, lo) _mm512_sub_epi64(_mm512_castpd_si512(v), _mm512_set1_epi64((long long)(lo)))
+#  define NCL_SV_OFF_f32(v, lo) _mm512_sub_epi32(_mm512_castps_si512(v), _mm512_set1_epi32((int)(lo)))
 /* lanes whose |x| bit pattern lies in [lo, lo + w] */
-#  define NCL_SV_INRANGE_f64(x, lo, w)                                                     \
-    ((unsigned)_mm512_cmple_epu64_mask(                                                     \
-        _mm512_sub_epi64(_mm512_castpd_si512(_mm512_abs_pd(x)), _mm512_set1_epi64((long long)(lo))), \
-        _mm512_set1_epi64((long long)(w))))
-#  define NCL_SV_INRANGE_f32(x, lo, w)                                                     \
-    ((unsigned)_mm512_cmple_epu32_mask(                                                     \
-        _mm512_sub_epi32(_mm512_castps_si512(_mm512_abs_ps(x)), _mm512_set1_epi32((int)(lo))), \
-        _mm512_set1_epi32((int)(w))))
+#  define NCL_SV_INRANGE_f64(x, lo, w) \
+    ((unsigned)_mm512_cmple_epu64_mask(NCL_SV_OFF_f64(_mm512_abs_pd(x), lo), _mm512_set1_epi64((long long)(w))))
+#  define NCL_SV_INRANGE_f32(x, lo, w) \
+    ((unsigned)_mm512_cmple_epu32_mask(NCL_SV_OFF_f32(_mm512_abs_ps(x), lo), _mm512_set1_epi32((int)(w))))
 /* With a window, three integer operations per vector that run beside the
    floating-point ones (and, subtract, unsigned max) in place of a class
    test and a range compare, which take floating-point slots (bench/notes.md,
    row 11). */
-#  define NCL_SV_WINMAX_f64(a, x, d)                                                       \
-    _mm512_max_epu64((a), _mm512_sub_epi64(_mm512_castpd_si512((d)->win_raw ? (x) : _mm512_abs_pd(x)), \
-                                           _mm512_set1_epi64((long long)(d)->win_lo)))
-#  define NCL_SV_WINMAX_f32(a, x, d)                                                       \
-    _mm512_max_epu32((a), _mm512_sub_epi32(_mm512_castps_si512((d)->win_raw ? (x) : _mm512_abs_ps(x)), \
-                                           _mm512_set1_epi32((int)(d)->win_lo)))
+#  define NCL_SV_WINMAX_f64(a, x, d) \
+    _mm512_max_epu64((a), NCL_SV_OFF_f64((d)->win_raw ? (x) : _mm512_abs_pd(x), (d)->win_lo))
+#  define NCL_SV_WINMAX_f32(a, x, d) \
+    _mm512_max_epu32((a), NCL_SV_OFF_f32((d)->win_raw ? (x) : _mm512_abs_ps(x), (d)->win_lo))
 #  define NCL_SV_WINOUT_f64(a, w) (_mm512_cmpge_epu64_mask((a), _mm512_set1_epi64((long long)(w))) != 0)
 #  define NCL_SV_WINOUT_f32(a, w) (_mm512_cmpge_epu32_mask((a), _mm512_set1_epi32((int)(w))) != 0)
 #  define NCL_SV_DEFINE_VCLASS(sfx, U)                                                       \
