@@ -14,10 +14,11 @@
  * float32: exp, log, sin, cos in float vectors (16 lanes on AVX-512),
  * within 1 ulp over all 2^32 inputs (checked exhaustively on both levels;
  * each function gives its figure). log on AVX-512 reduces with a 16-entry
- * table read by permutes, sin and cos a 32-entry table of sin(j pi/16)
- * read by two-register permutes; exp spends fewer operations than float64's
- * scheme for a bound nearer 1 ulp. An earlier sin/cos evaluated in
- * double (two double vectors per float vector) was slower than SLEEF's.
+ * table read by permutes, sin and cos a 16-entry table of sin(j pi/16)
+ * over half the period (the other half by the sign); exp spends fewer
+ * operations than float64's scheme for a bound nearer 1 ulp. An earlier
+ * sin/cos evaluated in double (two double vectors per float vector) was
+ * slower than SLEEF's.
  * The fast tier's float32 sin and cos reduce by pi and evaluate one
  * polynomial (about 14 vector operations against about 40): within 2.4
  * ulp, also checked exhaustively.
@@ -753,17 +754,17 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    the quadrant of cos (n + 1) in t's low bits. |x| from 2^18 on, inf and
    NaN are in the desc's scalar range. */
 #if defined(__AVX512F__)
-/* On AVX-512 a table of 32 nodes j pi/16 over the whole period, read by
-   two-register permutes, in about 21 vector operations against about 33
-   for the scheme below. n = rint(x 16/pi) (the shifter's 8 more for cos,
-   cos x = sin(x + pi/2), so that t's low 5 bits are the node j of sin's
-   argument), r = x - n pi/16 carried as rh + rl (pi/16 = P1 + P2 + P3
-   truncated; a = x - n P1 exact since a multiple of 2^-27 below 2^-3; rh
-   = a - bh with bh = n P2 rounded; then rl = ((a - rh) - n P2) - n P3 in
-   two FMAs, where a - rh is exact and the first FMA, which takes n P2
-   exactly, rounds a value below 2^-27 once: 8 operations, where the
-   Fast2Sum of the scheme below with n P2 split by an FMA takes 10; |n| <
-   2^21 and |r| <= 0.11 with n's rounding slack), and
+/* On AVX-512 a table of nodes j pi/16 read by one-register permutes, in
+   about 23 vector operations against about 33 for the scheme below. n =
+   rint(x 16/pi) (the shifter's 8 more for cos, cos x = sin(x + pi/2), so
+   that t's low bits are the node of sin's argument), r = x - n pi/16
+   carried as rh + rl (pi/16 = P1 + P2 + P3 truncated; a = x - n P1 exact
+   since a multiple of 2^-27 below 2^-3; rh = a - bh with bh = n P2
+   rounded; then rl = ((a - rh) - n P2) - n P3 in two FMAs, where a - rh is
+   exact and the first FMA, which takes n P2 exactly, rounds a value below
+   2^-27 once: 8 operations, where the Fast2Sum of the scheme below with n
+   P2 split by an FMA takes 10; |n| < 2^21 and |r| <= 0.11 with n's
+   rounding slack), and
      sin x = Sh + Ch rh + (S (cos r - 1) + Ch (sin r - r) + Ch rl + Sl)
    with S = Sh + Sl = sin(j pi/16) as a float pair and Ch = cos(j pi/16)
    rounded to float; its error times r (below 0.11 2^-25) is left out,
@@ -781,35 +782,34 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    1.3e-9 |S|), sin r - r = r z (s3 + s5 z) (error below 4e-11). Over
    all inputs below 2^18 the worst is 0.954 ulp for sin and 0.956 for cos
    (checked exhaustively), near 2^17 where n's slack lets |r| reach 0.11.
-   sin(-0) = -0: j = 0 holds Sh = -0 and the bracket is +0 there, so
-   Ch rh - bracket = -0. */
+   The tables hold the 16 nodes of the half period, which permutexvar reads
+   at t's low 4 bits; a node j + 16 has -S and -C, which negate the whole
+   sum, so the result's sign is flipped where bit 4 of t is set (a shift
+   and a ternary logic, beside the FMAs, where a 32-entry two-register
+   permute takes an FMA slot: about 5 % less time, bench/notes.md row 11;
+   results bit-identical to the 32-entry tables over all 2^32 inputs).
+   sin(-0) = -0: j = 0 holds Sh = -0 and the bracket is +0 there, so Ch
+   rh - bracket = -0. */
 #  define NCL_VM_SINF_T_SH \
     -0.0f, 0x1.8f8b84p-3f, 0x1.87de2ap-2f, 0x1.1c73b4p-1f, 0x1.6a09e6p-1f, 0x1.a9b662p-1f, 0x1.d906bcp-1f, \
     0x1.f6297cp-1f, 0x1p+0f, 0x1.f6297cp-1f, 0x1.d906bcp-1f, 0x1.a9b662p-1f, 0x1.6a09e6p-1f, 0x1.1c73b4p-1f, \
-    0x1.87de2ap-2f, 0x1.8f8b84p-3f, 0.0f, -0x1.8f8b84p-3f, -0x1.87de2ap-2f, -0x1.1c73b4p-1f, -0x1.6a09e6p-1f, \
-    -0x1.a9b662p-1f, -0x1.d906bcp-1f, -0x1.f6297cp-1f, -0x1p+0f, -0x1.f6297cp-1f, -0x1.d906bcp-1f, \
-    -0x1.a9b662p-1f, -0x1.6a09e6p-1f, -0x1.1c73b4p-1f, -0x1.87de2ap-2f, -0x1.8f8b84p-3f
+    0x1.87de2ap-2f, 0x1.8f8b84p-3f
 /* -Sl: the negated low parts of sin(j pi/16) */
 #  define NCL_VM_SINF_T_NSL \
     0.0f, 0x1.cb2cfap-30f, -0x1.abaa58p-28f, 0x1.9465cep-27f, -0x1.9fcef4p-27f, -0x1.21d434p-26f, \
     -0x1.e651a8p-26f, -0x1.feeb96p-26f, 0.0f, -0x1.feeb96p-26f, -0x1.e651a8p-26f, -0x1.21d434p-26f, \
-    -0x1.9fcef4p-27f, 0x1.9465cep-27f, -0x1.abaa58p-28f, 0x1.cb2cfap-30f, 0.0f, -0x1.cb2cfap-30f, \
-    0x1.abaa58p-28f, -0x1.9465cep-27f, 0x1.9fcef4p-27f, 0x1.21d434p-26f, 0x1.e651a8p-26f, 0x1.feeb96p-26f, \
-    0.0f, 0x1.feeb96p-26f, 0x1.e651a8p-26f, 0x1.21d434p-26f, 0x1.9fcef4p-27f, -0x1.9465cep-27f, \
-    0x1.abaa58p-28f, -0x1.cb2cfap-30f
+    -0x1.9fcef4p-27f, 0x1.9465cep-27f, -0x1.abaa58p-28f, 0x1.cb2cfap-30f
 #  define NCL_VM_SINF_T_CH \
     0x1p+0f, 0x1.f6297cp-1f, 0x1.d906bcp-1f, 0x1.a9b662p-1f, 0x1.6a09e6p-1f, 0x1.1c73b4p-1f, 0x1.87de2ap-2f, \
     0x1.8f8b84p-3f, 0.0f, -0x1.8f8b84p-3f, -0x1.87de2ap-2f, -0x1.1c73b4p-1f, -0x1.6a09e6p-1f, -0x1.a9b662p-1f, \
-    -0x1.d906bcp-1f, -0x1.f6297cp-1f, -0x1p+0f, -0x1.f6297cp-1f, -0x1.d906bcp-1f, -0x1.a9b662p-1f, \
-    -0x1.6a09e6p-1f, -0x1.1c73b4p-1f, -0x1.87de2ap-2f, -0x1.8f8b84p-3f, 0.0f, 0x1.8f8b84p-3f, 0x1.87de2ap-2f, \
-    0x1.1c73b4p-1f, 0x1.6a09e6p-1f, 0x1.a9b662p-1f, 0x1.d906bcp-1f, 0x1.f6297cp-1f
-/* the 32-entry table tab read at t's low 5 bits */
-#  define NCL_VM_PERM32(tab, i) _mm512_permutex2var_ps(_mm512_loadu_ps(tab), (i), _mm512_loadu_ps((tab) + 16))
+    -0x1.d906bcp-1f, -0x1.f6297cp-1f
+/* the 16-entry table tab read at the low 4 bits of i */
+#  define NCL_VM_PERM16(tab, i) _mm512_permutexvar_ps((i), _mm512_loadu_ps(tab))
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
-    static const float sh_t[32] = {NCL_VM_SINF_T_SH};
-    static const float nsl_t[32] = {NCL_VM_SINF_T_NSL};
-    static const float ch_t[32] = {NCL_VM_SINF_T_CH};
+    static const float sh_t[16] = {NCL_VM_SINF_T_SH};
+    static const float nsl_t[16] = {NCL_VM_SINF_T_NSL};
+    static const float ch_t[16] = {NCL_VM_SINF_T_CH};
     const float shift = 0x1.8p23f + 8.0f * (float)odd;
     const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p+2f), NCL_VM_F1(shift));
     const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
@@ -822,9 +822,9 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846ap-51f),
                                        NCL_VM_FFNMA(n, NCL_VM_F1(0x1.4442d0p-27f), NCL_VM_FSUB(a, rh)));
     const __m512i j = NCL_VM_FBITS(t);
-    const ncl_sv_f32 sh = NCL_VM_PERM32(sh_t, j);
-    const ncl_sv_f32 nsl = NCL_VM_PERM32(nsl_t, j);
-    const ncl_sv_f32 ch = NCL_VM_PERM32(ch_t, j);
+    const ncl_sv_f32 sh = NCL_VM_PERM16(sh_t, j);
+    const ncl_sv_f32 nsl = NCL_VM_PERM16(nsl_t, j);
+    const ncl_sv_f32 ch = NCL_VM_PERM16(ch_t, j);
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
     const ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(0x1.111112p-7f), z, NCL_VM_F1(-0x1.555556p-3f));
     /* u = sin r - r + rl, w = cos r - 1 */
@@ -833,7 +833,9 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     /* nb = -bracket */
     ncl_sv_f32 nb = NCL_VM_FFNMA(ch, u, nsl);
     nb = NCL_VM_FFNMA(sh, w, nb);
-    return NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb));
+    const ncl_sv_f32 y = NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb));
+    /* y ^ ((t << 27) & sign): bit 4 of t to the sign (0x78: a ^ (b & c)) */
+    return NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL(j, 27), NCL_VM_J1(INT32_MIN), 0x78));
 }
 #else
 /* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
