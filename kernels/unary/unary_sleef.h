@@ -264,7 +264,7 @@ typedef struct ncl_sv_vacc {
     }
 /* Whether some input is untrusted, and whether some result is special;
    an input outside the window may be either, which the exact pass tells */
-#  define NCL_SV_VACC_FIX(sfx, a, d) ((a).fx != 0)
+#  define NCL_SV_VACC_FIX(a) ((a).fx != 0)
 #  define NCL_SV_VACC_SPEC(sfx, a, d) ((a).spec != 0 || ((d)->win_w && NCL_SV_WINOUT_##sfx((a).win, (d)->win_w)))
 #elif defined(__AVX2__) && defined(__FMA__)
 typedef struct ncl_sv_vacc {
@@ -295,7 +295,7 @@ typedef struct ncl_sv_vacc {
                 a->out = _mm256_and_si256(a->out, NCL_SV_OUTSIDE_##sfx(b, (U)d->fix_lo[r],   \
                                                                        (U)(d->fix_hi[r] - d->fix_lo[r]))); \
     }
-#  define NCL_SV_VACC_FIX(sfx, a, d) (!_mm256_testc_si256((a).out, _mm256_set1_epi32(-1)))
+#  define NCL_SV_VACC_FIX(a) (!_mm256_testc_si256((a).out, _mm256_set1_epi32(-1)))
 #  define NCL_SV_VACC_SPEC(sfx, a, d) (!_mm256_testz_si256((a).spec, (a).spec))
 #endif
 
@@ -311,7 +311,7 @@ NCL_SV_DEFINE_VCLASS(f32, uint32_t)
                                         const ncl_sv_desc *d, ncl_sv_vacc *a, int *fix)      \
     {                                                                                        \
         int f = 0;                                                                           \
-        *fix = NCL_SV_VACC_FIX(sfx, *a, d);                                                  \
+        *fix = NCL_SV_VACC_FIX(*a);                                                          \
         if (!*fix && NCL_SV_VACC_SPEC(sfx, *a, d)) f = ncl_sv_flags_##sfx(x, y, m, d, fix);  \
         *a = (ncl_sv_vacc)NCL_SV_VACC_INIT;                                                  \
         return f;                                                                            \

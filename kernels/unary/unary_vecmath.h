@@ -592,6 +592,10 @@ typedef __m512i ncl_vm_i32;
 #  define NCL_VM_JADD(a, b) _mm512_add_epi32((a), (b))
 #  define NCL_VM_JSHL(a, n) _mm512_slli_epi32((a), (n))
 #  define NCL_VM_FSEL_ODD(a, c, b) _mm512_mask_blend_ps(_mm512_test_epi32_mask((b), NCL_VM_J1(1)), (a), (c))
+/* y with its sign flipped where bit b of q is set: y ^ ((q << (31 - b)) &
+   sign), one ternary logic (0x78: a ^ (b & c)) */
+#  define NCL_VM_FNEG_BIT(y, q, b) \
+    NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL((q), 31 - (b)), NCL_VM_J1(INT32_MIN), 0x78))
 #else
 typedef __m256i ncl_vm_i32;
 #  define NCL_VM_F1(c) _mm256_set1_ps(c)
@@ -614,6 +618,9 @@ typedef __m256i ncl_vm_i32;
 #  define NCL_VM_JSHL(a, n) _mm256_slli_epi32((a), (n))
 #  define NCL_VM_FSEL_ODD(a, c, b) \
     _mm256_blendv_ps((a), (c), _mm256_castsi256_ps(_mm256_slli_epi32((b), 31)))
+/* y with its sign flipped where bit b of q is set: y ^ ((q & 2^b) << (31 - b)) */
+#  define NCL_VM_FNEG_BIT(y, q, b) \
+    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(1 << (b))), 31 - (b))))
 #endif
 
 /* ---- exp, float32 ----------------------------------------------------------
@@ -833,14 +840,9 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     /* nb = -bracket */
     ncl_sv_f32 nb = NCL_VM_FFNMA(ch, u, nsl);
     nb = NCL_VM_FFNMA(sh, w, nb);
-    const ncl_sv_f32 y = NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb));
-    /* y ^ ((t << 27) & sign): bit 4 of t to the sign (0x78: a ^ (b & c)) */
-    return NCL_VM_FFROMBITS(_mm512_ternarylogic_epi32(NCL_VM_FBITS(y), NCL_VM_JSHL(j, 27), NCL_VM_J1(INT32_MIN), 0x78));
+    return NCL_VM_FNEG_BIT(NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb)), j, 4);
 }
 #else
-/* y with its sign flipped where bit 1 of q is set: y ^ ((q << 30) & sign) */
-#  define NCL_VM_FNEG_Q2(y, q) \
-    NCL_VM_FFROMBITS(NCL_VM_JXOR(NCL_VM_FBITS(y), NCL_VM_JSHL(NCL_VM_JAND((q), NCL_VM_J1(2)), 30)))
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
     const float shift = 0x1.8p23f + (float)odd;
@@ -870,7 +872,7 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     const ncl_sv_f32 wl = NCL_VM_FFNMA(rh, rl, NCL_VM_FFNMA(rh, hr, NCL_VM_FSUB(one, w)));
     const ncl_sv_f32 c = NCL_VM_FADD(w, NCL_VM_FFMA(NCL_VM_FMUL(z, z), pc, wl));
     const ncl_vm_i32 q = NCL_VM_FBITS(t);
-    return NCL_VM_FNEG_Q2(NCL_VM_FSEL_ODD(s, c, q), q);
+    return NCL_VM_FNEG_BIT(NCL_VM_FSEL_ODD(s, c, q), q, 1);
 }
 #endif
 static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 0); }
