@@ -856,6 +856,68 @@ START_TEST(t_subnormal_inputs)
 }
 END_TEST
 
+/* Long contiguous runs against the same elements in short calls: a run of
+   at least three vectors takes the two-stage (software-pipelined) loop
+   where the function has one (float32 sin and cos, default tier, AVX-512),
+   and long blocks in place; calls of 40 elements take the plain loop. The
+   results must be the same bits and the flags the same, with inputs
+   outside the vector window (inf, NaN, |x| >= 2^18, subnormals) in some
+   runs, and the data at offsets that leave no vector aligned. */
+static void check_runs_against_short_calls(NclUnaryOp op, const char *name, NclDType t, int64_t n,
+                                           size_t offset, int specials, uint64_t *seed)
+{
+    const size_t sz = NclDTypeSize(t);
+    NclArray *a = ncl_test_new_offset(t, 1, &n, offset), *out = NULL;
+    ncl_test_fill_random(a, seed, 300.0);
+    if (specials) {
+        static const double sp[] = {INFINITY, -NAN, 0x1p18, -0x1p20, 1e-40, -0.0, 3e38};
+        for (size_t k = 0; k < sizeof sp / sizeof sp[0]; k++)
+            ncl_test_set_d(a, (int64_t)(ncl_test_rand(seed) % (uint64_t)n), sp[k]);
+    }
+    NCL_CHECK_OK(NclUnary(op, a, &out, NULL));
+    const int got_flags = NclGetFPErrors();
+    int want_flags = 0;
+    for (int64_t i = 0; i < n; i += 40) {
+        const int64_t m = n - i < 40 ? n - i : 40;
+        NclArray *part = NULL, *pout = NULL;
+        NCL_CHECK_OK(NclArraySlice(a, &i, NCL_DIMS(i + m), NULL, &part));
+        NCL_CHECK_OK(NclUnary(op, part, &pout, NULL));
+        want_flags |= NclGetFPErrors();
+        const char *y = NclArrayData(out), *w = NclArrayData(pout);
+        for (int64_t k = 0; k < m; k++)
+            ck_assert_msg(memcmp(y + (i + k) * (int64_t)sz, w + k * (int64_t)sz, sz) == 0,
+                          "%s(%s) n=%lld offset %zu: element %lld of %a is %a in the run, %a "
+                          "alone", name, NclDTypeName(t), (long long)n, offset,
+                          (long long)(i + k), ncl_test_get_d(a, i + k), ncl_test_get_d(out, i + k),
+                          ncl_test_get_d(pout, k));
+        NclArrayRelease(pout);
+        NclArrayRelease(part);
+    }
+    ck_assert_msg(got_flags == want_flags, "%s(%s) n=%lld: flags 0x%x in the run, 0x%x in parts",
+                  name, NclDTypeName(t), (long long)n, got_flags, want_flags);
+    NclArrayRelease(out);
+    NclArrayRelease(a);
+}
+
+START_TEST(t_long_runs)
+{
+    static const NclUnaryOp fops[] = {NCL_SIN, NCL_COS, NCL_EXP, NCL_LOG};
+    static const char *const fnames[] = {"sin", "cos", "exp", "log"};
+    static const int64_t run_lengths[] = {47, 48, 49, 50, 511, 512, 513, 2047, 2048, 2049, 2096, 5000};
+    uint64_t seed = 2024;
+    for (int tier = 0; tier < 2; tier++) {
+        NCL_CHECK_OK(NclSetAccuracy(tier ? NCL_ACCURACY_FAST : NCL_ACCURACY_HIGH));
+        for (size_t f = 0; f < sizeof fops / sizeof fops[0]; f++)
+            for (int dt = 0; dt < 2; dt++)
+                for (size_t l = 0; l < sizeof run_lengths / sizeof run_lengths[0]; l++)
+                    check_runs_against_short_calls(fops[f], fnames[f],
+                                                   dt ? NCL_FLOAT64 : NCL_FLOAT32, run_lengths[l],
+                                                   (l % 3) * 4 + 16 * (l % 2), (int)(l % 2), &seed);
+    }
+    NCL_CHECK_OK(NclSetAccuracy(NCL_ACCURACY_HIGH));
+}
+END_TEST
+
 /* A provided output with a negative stride, and an in-place call. */
 START_TEST(t_provided_and_in_place)
 {
@@ -900,6 +962,7 @@ static Suite *unary_kernels_suite(void)
     tcase_add_test(tc, t_fp_flags);
     tcase_add_test(tc, t_vector_limits);
     tcase_add_test(tc, t_subnormal_inputs);
+    tcase_add_test(tc, t_long_runs);
     tcase_add_test(tc, t_provided_and_in_place);
     return s;
 }

@@ -15,8 +15,10 @@
  * within 1 ulp over all 2^32 inputs (checked exhaustively on both levels;
  * each function gives its figure). log on AVX-512 reduces with a 16-entry
  * table read by permutes, sin and cos a 16-entry table of sin(j pi/16)
- * over half the period (the other half by the sign); exp spends fewer
- * operations than float64's scheme for a bound nearer 1 ulp. An earlier
+ * over half the period (the other half by the sign), in two stages
+ * (reduction, then tables and polynomials) that unary_sleef.h's loop runs
+ * software-pipelined; exp spends fewer operations than float64's scheme
+ * for a bound nearer 1 ulp. An earlier
  * sin/cos evaluated in double (two double vectors per float vector) was
  * slower than SLEEF's.
  * The fast tier's float32 sin and cos reduce by pi and evaluate one
@@ -812,11 +814,13 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
     -0x1.d906bcp-1f, -0x1.f6297cp-1f
 /* the 16-entry table tab read at the low 4 bits of i */
 #  define NCL_VM_PERM16(tab, i) _mm512_permutexvar_ps((i), _mm512_loadu_ps(tab))
-NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
+/* In two stages for the pipelined loop (unary_sleef.h): the reduction
+   leaves t, rh and rl; the second stage reads the tables at t and
+   evaluates the rest. With the reduction of two vectors ahead issued
+   before them, the loop runs 14.9 cycles a vector where the one-piece
+   kernel ran 16.4 (bench/notes.md row 11); the bits are the same. */
+NCL_KINLINE ncl_vm_mid_f32 ncl_vm_sincos_red_f32(ncl_sv_f32 x, int32_t odd)
 {
-    static const float sh_t[16] = {NCL_VM_SINF_T_SH};
-    static const float nsl_t[16] = {NCL_VM_SINF_T_NSL};
-    static const float ch_t[16] = {NCL_VM_SINF_T_CH};
     const float shift = 0x1.8p23f + 8.0f * (float)odd;
     const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p+2f), NCL_VM_F1(shift));
     const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
@@ -828,7 +832,15 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
        P2 exactly and rounds once a value below 2^-27 */
     const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846ap-51f),
                                        NCL_VM_FFNMA(n, NCL_VM_F1(0x1.4442d0p-27f), NCL_VM_FSUB(a, rh)));
-    const __m512i j = NCL_VM_FBITS(t);
+    return (ncl_vm_mid_f32){{t, rh, rl}};
+}
+NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_eval_f32(ncl_vm_mid_f32 m)
+{
+    static const float sh_t[16] = {NCL_VM_SINF_T_SH};
+    static const float nsl_t[16] = {NCL_VM_SINF_T_NSL};
+    static const float ch_t[16] = {NCL_VM_SINF_T_CH};
+    const ncl_sv_f32 rh = m.v[1], rl = m.v[2];
+    const __m512i j = NCL_VM_FBITS(m.v[0]);
     const ncl_sv_f32 sh = NCL_VM_PERM16(sh_t, j);
     const ncl_sv_f32 nsl = NCL_VM_PERM16(nsl_t, j);
     const ncl_sv_f32 ch = NCL_VM_PERM16(ch_t, j);
@@ -842,6 +854,14 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     nb = NCL_VM_FFNMA(sh, w, nb);
     return NCL_VM_FNEG_BIT(NCL_VM_FADD(sh, NCL_VM_FFMS(ch, rh, nb)), j, 4);
 }
+NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
+{
+    return ncl_vm_sincos_eval_f32(ncl_vm_sincos_red_f32(x, odd));
+}
+static ncl_vm_mid_f32 ncl_vm_sin_red_f32(ncl_sv_f32 x) { return ncl_vm_sincos_red_f32(x, 0); }
+static ncl_vm_mid_f32 ncl_vm_cos_red_f32(ncl_sv_f32 x) { return ncl_vm_sincos_red_f32(x, 1); }
+#  define NCL_VM_SIN_STAGES_f32 ncl_vm_sin_red_f32, ncl_vm_sincos_eval_f32
+#  define NCL_VM_COS_STAGES_f32 ncl_vm_cos_red_f32, ncl_vm_sincos_eval_f32
 #else
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
@@ -874,6 +894,8 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
     const ncl_vm_i32 q = NCL_VM_FBITS(t);
     return NCL_VM_FNEG_BIT(NCL_VM_FSEL_ODD(s, c, q), q, 1);
 }
+#  define NCL_VM_SIN_STAGES_f32 0, 0
+#  define NCL_VM_COS_STAGES_f32 0, 0
 #endif
 static ncl_sv_f32 ncl_vm_sin_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 0); }
 static ncl_sv_f32 ncl_vm_cos_f32(ncl_sv_f32 x) { return ncl_vm_sincos_f32(x, 1); }
@@ -927,7 +949,8 @@ static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_
 /* Each function's (HIGH, FAST) pair for unary_sleef.h's table; 0 keeps
    SLEEF's function of that tier, where it is the faster of the two
    (measured: SLEEF's 3.5-ulp float64 log and float32 log beat ours on
-   AVX2). Then the window of inputs whose results raise no flag (the
+   AVX2). Then the HIGH function's two stages for the pipelined loop (0, 0:
+   one piece; float32 sin and cos on AVX-512 only, so far). Then the window of inputs whose results raise no flag (the
    desc's win_lo, win_w, win_raw; 0, 0, 0 for none):
    - sin, cos: every normal |x| below the fix range. |sin x| >= 0.63 |x|
      up to pi/2; past 1, |sin x| and |cos x| stay above 2^-28 for every
@@ -944,34 +967,34 @@ static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_
 #  define NCL_VM_LOG_WIN_f32 NCL_SV_MIN_f32, NCL_SV_INF_f32 - NCL_SV_MIN_f32, 1
 #  define NCL_VM_LOG_WIN_f64 NCL_SV_MIN_f64, NCL_SV_INF_f64 - NCL_SV_MIN_f64, 1
 #  if defined(__AVX512F__)
-#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_hi_f64, ncl_vm_exp_lo_f64, NCL_VM_EXP_WIN_f64
-#    define NCL_VM_OWN_log_f64 ncl_vm_log_hi_f64, ncl_vm_log_lo_f64, NCL_VM_LOG_WIN_f64
+#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_hi_f64, ncl_vm_exp_lo_f64, 0, 0, NCL_VM_EXP_WIN_f64
+#    define NCL_VM_OWN_log_f64 ncl_vm_log_hi_f64, ncl_vm_log_lo_f64, 0, 0, NCL_VM_LOG_WIN_f64
 #  else
-#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64, NCL_VM_EXP_WIN_f64
-#    define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0, NCL_VM_LOG_WIN_f64
+#    define NCL_VM_OWN_exp_f64 ncl_vm_exp_f64, ncl_vm_exp_f64, 0, 0, NCL_VM_EXP_WIN_f64
+#    define NCL_VM_OWN_log_f64 ncl_vm_log_f64, 0, 0, 0, NCL_VM_LOG_WIN_f64
 #  endif
-#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_fast_f64, NCL_VM_TRIG_WIN_f64
-#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_fast_f64, NCL_VM_TRIG_WIN_f64
-#  define NCL_VM_OWN_exp_f32 ncl_vm_exp_f32, ncl_vm_exp_f32, NCL_VM_EXP_WIN_f32
+#  define NCL_VM_OWN_sin_f64 ncl_vm_sin_f64, ncl_vm_sin_fast_f64, 0, 0, NCL_VM_TRIG_WIN_f64
+#  define NCL_VM_OWN_cos_f64 ncl_vm_cos_f64, ncl_vm_cos_fast_f64, 0, 0, NCL_VM_TRIG_WIN_f64
+#  define NCL_VM_OWN_exp_f32 ncl_vm_exp_f32, ncl_vm_exp_f32, 0, 0, NCL_VM_EXP_WIN_f32
 #  if defined(__AVX512F__)
-#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, ncl_vm_log_f32, NCL_VM_LOG_WIN_f32
+#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, ncl_vm_log_f32, 0, 0, NCL_VM_LOG_WIN_f32
 #  else
-#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, 0, NCL_VM_LOG_WIN_f32
+#    define NCL_VM_OWN_log_f32 ncl_vm_log_f32, 0, 0, 0, NCL_VM_LOG_WIN_f32
 #  endif
-#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, ncl_vm_sin_fast_f32, NCL_VM_TRIG_WIN_f32
-#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, ncl_vm_cos_fast_f32, NCL_VM_TRIG_WIN_f32
+#  define NCL_VM_OWN_sin_f32 ncl_vm_sin_f32, ncl_vm_sin_fast_f32, NCL_VM_SIN_STAGES_f32, NCL_VM_TRIG_WIN_f32
+#  define NCL_VM_OWN_cos_f32 ncl_vm_cos_f32, ncl_vm_cos_fast_f32, NCL_VM_COS_STAGES_f32, NCL_VM_TRIG_WIN_f32
 #else
 #  define NCL_VM_TRIG_FIX_f32 1, 0
 #  define NCL_VM_TRIG_FIX_f64 1, 0
 #  define NCL_VM_EXP_FIX_f64 NCL_SV_EXP_FIX_f64
-#  define NCL_VM_OWN_exp_f64 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_log_f64 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_sin_f64 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_cos_f64 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_exp_f32 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_log_f32 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_sin_f32 0, 0, 0, 0, 0
-#  define NCL_VM_OWN_cos_f32 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_exp_f64 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_log_f64 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_sin_f64 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_cos_f64 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_exp_f32 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_log_f32 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_sin_f32 0, 0, 0, 0, 0, 0, 0
+#  define NCL_VM_OWN_cos_f32 0, 0, 0, 0, 0, 0, 0
 #endif /* NCL_VM_F32 */
 
 #endif /* NCL_UNARY_VECMATH_H */
