@@ -421,11 +421,11 @@ NCL_SV_DEFINE_VFLAGS(f32)
    function o, inlined into its kernel so that o is called directly) over
    the vectors, scalar function s on the lanes the vector function is not
    trusted on, flags from the results.
-   An own function given in two stages (pa, pb; the own runs, PIPE, of a
-   build whose loop keeps an input window, AVX-512, and a desc with one, so
-   that a vector's flags need only its input) runs software-pipelined over
-   a block's whole vectors: pa of vector i + 2 comes before pb of vector i
-   in program order. The same operations then run faster
+   An own function given in two stages (pa, pb) runs software-pipelined
+   over a block's whole vectors where the loop keeps an input window (the
+   AVX-512 build, a desc with a window: a vector's flags then need only its
+   input): pa of vector i + 2 comes before pb of vector i in program order.
+   PIPE is 0 for SLEEF's runs, so that the branch folds away there. The same operations then run faster
    (float32 sin HIGH on AVX-512: 16.4 -> 14.9 cycles a vector, bench/notes.md
    row 11): the core's schedulers hold the next vectors' reductions, ready to
    run, instead of the current ones' long dependence chains waiting on each

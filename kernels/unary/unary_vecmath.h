@@ -950,8 +950,9 @@ static ncl_sv_f32 ncl_vm_cos_fast_f32(ncl_sv_f32 x) { return ncl_vm_sincos_fast_
    SLEEF's function of that tier, where it is the faster of the two
    (measured: SLEEF's 3.5-ulp float64 log and float32 log beat ours on
    AVX2). Then the HIGH function's two stages for the pipelined loop (0, 0:
-   one piece; float32 sin and cos on AVX-512 only, so far). Then the window of inputs whose results raise no flag (the
-   desc's win_lo, win_w, win_raw; 0, 0, 0 for none):
+   one piece; float32 sin and cos on AVX-512 only, so far). Then the
+   window of inputs whose results raise no flag (the desc's win_lo, win_w,
+   win_raw; 0, 0, 0 for none):
    - sin, cos: every normal |x| below the fix range. |sin x| >= 0.63 |x|
      up to pi/2; past 1, |sin x| and |cos x| stay above 2^-28 for every
      float32 (checked over all of them), and the double nearest a zero
