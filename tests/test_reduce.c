@@ -15,6 +15,7 @@
  * +-1 and 2), whose sums and products are exact in every dtype, so the
  * reference needs no tolerance.
  */
+#define _DEFAULT_SOURCE /* posix_memalign */
 #include <float.h>
 #include "ncl_test.h"
 
@@ -1088,6 +1089,89 @@ START_TEST(t_four_chunk_groups)
 }
 END_TEST
 
+/* A vector of n elements of dtype t, off bytes past a 64-byte boundary,
+   alone in a block that ends where it ends: a read past its end is an
+   error under the address sanitizer. */
+static NclArray *new_vec_at(NclDType t, int64_t n, size_t off)
+{
+    void *block = NULL;
+    ck_assert_int_eq(posix_memalign(&block, 64, off + (size_t)n * NclDTypeSize(t)), 0);
+    NclArray *a = NULL;
+    const NclStatus s = NclFromData(t, 1, &n, NULL, (char *)block + off, NCL_ARRAY_WRITEABLE,
+                                    ncl_test_free_deleter, block, &a);
+    if (s != NCL_OK) free(block);
+    NCL_CHECK_OK(s);
+    return a;
+}
+
+/* Contiguous float64 data 8, 16 or 24 bytes past a 32-byte boundary is read
+   on the grid in the vector variants (reduce_simd.h), its lanes rotated by
+   the offset. At every offset the sum has the bits of the strided
+   (chunk-by-chunk) tree and the flags of the aligned run: wide values,
+   all -0.0 (a masked lane filled with +0.0 would turn the sum to +0.0),
+   values beyond the compensation limit that overflow, an infinity as the
+   first or the last element (both reached only through the copies of the
+   data's two ends), and a row of each of two chunks beyond the limit, whose
+   folds then add plainly, in an order that shows lanes out of place. Lengths: one group, a group and a block, calls of
+   RS_GROUPS_MAX groups and their leftovers. */
+START_TEST(t_grid_offsets)
+{
+    static const int64_t lens[] = {4096, 4096 + 128, 2 * 4096 + 1023, 16 * 4096,
+                                   17 * 4096, 35 * 4096 + 3001};
+    static const size_t offs[] = {0, 8, 16, 24, 40, 48, 56, 1};
+    uint64_t seed = 12;
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (int kind = 0; kind < 6; kind++) {
+            const int64_t n = lens[li];
+            NclArray *src = ncl_test_new(NCL_FLOAT64, 1, &n);
+            fill_wide(src, &seed, 0);
+            for (int64_t i = 0; i < n; i++) {
+                if (kind == 1) ncl_test_set_d(src, i, -0.0);
+                if (kind == 2 && i % 97 == 5) ncl_test_set_d(src, i, (i % 3 ? DBL_MAX : -DBL_MAX) / 5);
+            }
+            if (kind == 3) ncl_test_set_d(src, 0, INFINITY);
+            if (kind == 4) ncl_test_set_d(src, n - 1, -INFINITY);
+            if (kind == 5) /* a row of two chunks beyond the compensation limit */
+                for (int64_t i = 0; i < 16; i++) {
+                    const uint64_t r = ncl_test_rand(&seed);
+                    const double v = ldexp(1.0 + (double)(r >> 12) / 4503599627370496.0, 1018);
+                    ncl_test_set_d(src, 1024 + i, r & 1 ? -v : v);
+                    ncl_test_set_d(src, n / 2048 * 1024 + i, r & 2 ? -v / 2 : v / 2);
+                }
+            NclArray *sl = ncl_test_layout_of(src, NCL_TEST_SLICED);
+            NclArray *ref = reduce_axes(NCL_SUM, sl, NULL, 0, 0);
+            NclArray *aligned = NULL;
+            int aligned_flags = 0;
+            for (size_t oi = 0; oi < sizeof offs / sizeof offs[0]; oi++) {
+                NclArray *a = new_vec_at(NCL_FLOAT64, n, offs[oi]);
+                for (int64_t i = 0; i < n; i++) ncl_test_set_d(a, i, ncl_test_get_d(src, i));
+                NclArray *r = reduce_axes(NCL_SUM, a, NULL, 0, 0);
+                const int flags = NclGetFPErrors();
+                ck_assert_msg(same_bits(r, ref), "n %lld kind %d offset %zu: %.17g, strided %.17g",
+                              (long long)n, kind, offs[oi], ncl_test_get_d(r, 0),
+                              ncl_test_get_d(ref, 0));
+                if (!aligned) {
+                    aligned = r;
+                    aligned_flags = flags;
+                } else {
+                    ck_assert_msg(flags == aligned_flags,
+                                  "n %lld kind %d offset %zu: flags %#x, aligned %#x",
+                                  (long long)n, kind, offs[oi], (unsigned)flags,
+                                  (unsigned)aligned_flags);
+                    NclArrayRelease(r);
+                }
+                NclArrayRelease(a);
+            }
+            if (kind == 1) ck_assert(signbit(ncl_test_get_d(ref, 0)));
+            if (kind == 2) ck_assert(aligned_flags & NCL_FPE_OVERFLOW);
+            NclArrayRelease(aligned);
+            NclArrayRelease(ref);
+            NclArrayRelease(sl);
+            NclArrayRelease(src);
+        }
+}
+END_TEST
+
 /* The gathered path (a mask, a cast, several non-mergeable axes) gives the
    bits of the direct one. */
 START_TEST(t_paths_agree)
@@ -1504,6 +1588,7 @@ static Suite *reduce_suite(void)
     tc = ncl_test_tcase(s, "trees");
     tcase_add_test(tc, t_layout_bitwise);
     tcase_add_test(tc, t_four_chunk_groups);
+    tcase_add_test(tc, t_grid_offsets);
     tcase_add_test(tc, t_paths_agree);
     tcase_add_test(tc, t_tree_split);
     tcase_add_test(tc, t_accuracy_vs_pairwise);
