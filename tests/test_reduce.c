@@ -1172,6 +1172,45 @@ START_TEST(t_grid_offsets)
 }
 END_TEST
 
+/* Contiguous float min/max scan from the first 64-byte boundary in the
+   vector variants (reduce_simd.h), the elements before it with the tail:
+   at every element offset, at lengths shorter and longer than that head,
+   the extreme and a NaN are found wherever they are, first, in the head,
+   at the boundary, in the middle and last. */
+START_TEST(t_minmax_offsets)
+{
+    static const NclDType types[] = {NCL_FLOAT64, NCL_FLOAT32};
+    static const int64_t lens[] = {1, 3, 7, 8, 9, 16, 40, 71, 1000, 4099};
+    for (int ti = 0; ti < 2; ti++)
+        for (size_t off = 0; off < 64; off += NclDTypeSize(types[ti]))
+            for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                const int64_t n = lens[li];
+                const int64_t head = (int64_t)((64 - off) % 64 / NclDTypeSize(types[ti]));
+                const int64_t where[] = {0, head - 1, head, head + 1, n / 2, n - 1};
+                NclArray *a = new_vec_at(types[ti], n, off);
+                for (size_t wi = 0; wi < sizeof where / sizeof where[0]; wi++) {
+                    const int64_t k = where[wi];
+                    if (k < 0 || k >= n) continue;
+                    for (int what = 0; what < 3; what++) {
+                        for (int64_t i = 0; i < n; i++)
+                            ncl_test_set_d(a, i, (double)((i * 37) % 101) - 50.0);
+                        const double big = what == 2 ? NAN : what == 0 ? 1000.0 : -1000.0;
+                        ncl_test_set_d(a, k, big);
+                        const NclReduceOp op = what == 1 ? NCL_MIN : NCL_MAX;
+                        NclArray *r = reduce_axes(op, a, NULL, 0, 0);
+                        const double got = ncl_test_get_d(r, 0);
+                        ck_assert_msg(what == 2 ? isnan(got) : got == big,
+                                      "%s %s, offset %zu, n %lld, at %lld: %g",
+                                      what == 1 ? "min" : "max", NclDTypeName(types[ti]), off,
+                                      (long long)n, (long long)k, got);
+                        NclArrayRelease(r);
+                    }
+                }
+                NclArrayRelease(a);
+            }
+}
+END_TEST
+
 /* The gathered path (a mask, a cast, several non-mergeable axes) gives the
    bits of the direct one. */
 START_TEST(t_paths_agree)
@@ -1580,6 +1619,7 @@ static Suite *reduce_suite(void)
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_zero_d_and_no_axes);
     tcase_add_test(tc, t_nan_and_zeros);
+    tcase_add_test(tc, t_minmax_offsets);
     tcase_add_test(tc, t_integer_wrap);
     tc = ncl_test_tcase(s, "outputs");
     tcase_add_test(tc, t_provided_output);

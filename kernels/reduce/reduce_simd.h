@@ -17,9 +17,11 @@
  *       the lanes rotated.
  *   rs_mm_raw_*  the raw extreme of min/max (reduce_elem.h's mm_raw): a
  *       vector max/min with a separate unordered test, since the hardware
- *       max is not NaN-sticky. Its result only has to be some NaN when a
- *       NaN is present (the caller rescans for the first one) and carries
- *       no sign-of-zero promise (the caller rescans for the last zero).
+ *       max is not NaN-sticky, from the first 64-byte boundary on (the
+ *       elements before it go with the tail). Its result only has to be
+ *       some NaN when a NaN is present (the caller rescans for the first
+ *       one) and carries no sign-of-zero promise (the caller rescans for
+ *       the last zero).
  *
  * RS_HAVE_SIMD is 1 where these exist; the portable build defines nothing
  * here. Operands may sit at any address; the loads are unaligned, and
@@ -412,6 +414,19 @@ static inline float rs_chunk_sum_f32(const char *p)
 
 /* ---- min / max ------------------------------------------------------------------ */
 
+/* Elements before the first 64-byte boundary at p, at most n (none when p
+   is not element-aligned): the scans start their vector loop there, so
+   that no load splits across two cache lines, and take these elements
+   with the tail. On NumPy's arrays (16 bytes past a line) the split loads
+   made the max of 1e6 float64 15 % slower than on aligned data (Zen 4). */
+static inline int64_t rs_head(const char *p, int64_t n, size_t size)
+{
+    const uintptr_t a = (uintptr_t)p;
+    if (a % size != 0) return 0;
+    const int64_t h = (int64_t)((64 - a % 64) % 64 / size);
+    return h < n ? h : n;
+}
+
 /* The vector max/min instructions return their second operand when either
    is NaN, so they are not NaN-sticky: NaNs are looked for separately, with
    a quiet unordered compare of two loads at once. The INVALID flag the
@@ -424,7 +439,8 @@ static inline float rs_chunk_sum_f32(const char *p)
         const V id = _mm512_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id;                                               \
         __mmask16 nan = 0;                                                                  \
-        int64_t i = 0;                                                                      \
+        const int64_t head = rs_head(p, n, sizeof(T));                                      \
+        int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
             const V x0 = _mm512_loadu_##SUF(q), x1 = _mm512_loadu_##SUF(q + 64);            \
@@ -449,7 +465,8 @@ static inline float rs_chunk_sum_f32(const char *p)
         const int64_t w = (int64_t)(32 / sizeof(T));                                        \
         const V id = _mm256_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id, nanv = _mm256_setzero_##SUF();                \
-        int64_t i = 0;                                                                      \
+        const int64_t head = rs_head(p, n, sizeof(T));                                      \
+        int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
             V x0, x1, x2, x3;                                                               \
@@ -471,6 +488,15 @@ static inline float rs_chunk_sum_f32(const char *p)
         memcpy(lanes + 2 * w, &m2, 32); memcpy(lanes + 3 * w, &m3, 32);
 #  endif
 
+/* One element of the head or the tail, as the vector loop takes it. */
+#  define RS_MM_STEP_(T, k)                                                                 \
+      {                                                                                     \
+          T x;                                                                              \
+          memcpy(&x, p + (k) * (int64_t)sizeof(T), sizeof x);                               \
+          if (x != x) return x;                                                             \
+          r = (is_max ? x > r : x < r) ? x : r;                                             \
+      }
+
 /* The raw extreme of n contiguous elements at p (reduce_elem.h's mm_raw):
    NaN if any element is NaN, otherwise the max (is_max) or min, the sign
    of a zero result unspecified. */
@@ -482,17 +508,14 @@ static inline float rs_chunk_sum_f32(const char *p)
           T r = lanes[0];                                                                   \
           for (int64_t j = 1; j < 4 * w; j++)                                               \
               r = (is_max ? lanes[j] > r : lanes[j] < r) ? lanes[j] : r;                    \
-          for (; i < n; i++) {                                                              \
-              T x;                                                                          \
-              memcpy(&x, p + i * (int64_t)sizeof(T), sizeof x);                             \
-              if (x != x) return x;                                                         \
-              r = (is_max ? x > r : x < r) ? x : r;                                         \
-          }                                                                                 \
+          for (int64_t j = 0; j < head; j++) RS_MM_STEP_(T, j)                              \
+          for (; i < n; i++) RS_MM_STEP_(T, i)                                              \
           return r;                                                                         \
       }
 RS_MM_RAW_(f64, double, RS_VPD_, pd, (double)INFINITY)
 RS_MM_RAW_(f32, float, RS_VPS_, ps, INFINITY)
 #  undef RS_MM_RAW_
+#  undef RS_MM_STEP_
 #  undef RS_MM_BODY_
 #  undef RS_VPD_
 #  undef RS_VPS_
