@@ -197,6 +197,15 @@ NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t out_bytes, int6
            (in_bytes < 0 || (in_bytes + out_bytes) * workers >= NCL_STREAM_FOOTPRINT_MIN);
 }
 
+/* The elements of size bytes at p before its first 64-byte boundary, or -1
+   when p is not aligned to the element size. */
+NCL_KINLINE int64_t ncl_line_head(const char *p, int64_t size)
+{
+    const uintptr_t a = (uintptr_t)p;
+    if (a % (uintptr_t)size != 0) return -1;
+    return (int64_t)((64 - (a & 63)) & 63) / size;
+}
+
 /* For a contiguous output of n elements of size bytes at op: -1 when it
    is written with plain stores, else the elements before its first 64-byte
    boundary, after which it is streamed (an output not aligned to its
@@ -204,9 +213,8 @@ NCL_KINLINE int ncl_stream_pays(const NclKernelCtx *ctx, int64_t out_bytes, int6
 NCL_KINLINE int64_t ncl_stream_head(const NclKernelCtx *ctx, const char *op, int64_t n,
                                     int64_t size, int64_t in_bytes)
 {
-    const uintptr_t a = (uintptr_t)op;
-    if (a % (uintptr_t)size != 0 || !ncl_stream_pays(ctx, n * size, in_bytes)) return -1;
-    return (int64_t)((64 - (a & 63)) & 63) / size;
+    if (!ncl_stream_pays(ctx, n * size, in_bytes)) return -1;
+    return ncl_line_head(op, size);
 }
 
 /* ncl_ostream_begin for such a loop. */

@@ -414,17 +414,16 @@ static inline float rs_chunk_sum_f32(const char *p)
 
 /* ---- min / max ------------------------------------------------------------------ */
 
-/* Elements before the first 64-byte boundary at p, at most n (none when p
-   is not element-aligned): the scans start their vector loop there, so
-   that no load splits across two cache lines, and take these elements
-   with the tail. On NumPy's arrays (16 bytes past a line) the split loads
-   made the max of 1e6 float64 15 % slower than on aligned data (Zen 4). */
-static inline int64_t rs_head(const char *p, int64_t n, size_t size)
+/* Elements before the first 64-byte boundary at p (ncl_line_head), at most
+   n, none when p is not element-aligned: the scans start their vector loop
+   there, so that no load splits across two cache lines, and take these
+   elements with the tail. On NumPy's arrays (16 bytes past a line) the
+   split loads made the max of 1e6 float64 15 % slower than on aligned data
+   (Zen 4). */
+static inline int64_t rs_head(const char *p, int64_t n, int64_t size)
 {
-    const uintptr_t a = (uintptr_t)p;
-    if (a % size != 0) return 0;
-    const int64_t h = (int64_t)((64 - a % 64) % 64 / size);
-    return h < n ? h : n;
+    const int64_t h = ncl_line_head(p, size);
+    return h < 0 ? 0 : h < n ? h : n;
 }
 
 /* The vector max/min instructions return their second operand when either
@@ -439,7 +438,7 @@ static inline int64_t rs_head(const char *p, int64_t n, size_t size)
         const V id = _mm512_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id;                                               \
         __mmask16 nan = 0;                                                                  \
-        const int64_t head = rs_head(p, n, sizeof(T));                                      \
+        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                                      \
         int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
@@ -465,7 +464,7 @@ static inline int64_t rs_head(const char *p, int64_t n, size_t size)
         const int64_t w = (int64_t)(32 / sizeof(T));                                        \
         const V id = _mm256_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id, nanv = _mm256_setzero_##SUF();                \
-        const int64_t head = rs_head(p, n, sizeof(T));                                      \
+        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                                      \
         int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
