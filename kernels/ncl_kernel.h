@@ -277,6 +277,19 @@ NCL_KINLINE int ncl_ostream_next(ncl_ostream *s)
     return 1;
 }
 
+/* Whether the current segment is written in place (not through the block
+   buffer): the whole output when it is not streamed, else the elements
+   before its first 64-byte boundary and the last ones, fewer than a block. */
+NCL_KINLINE int ncl_ostream_in_place(const ncl_ostream *s)
+{
+#ifdef NCL_STREAM_STORES
+    return s->dst != s->buf;
+#else
+    (void)s;
+    return 1;
+#endif
+}
+
 /* ---- stride-2 operands -----------------------------------------------------
    The binary loop has a case for an 8-byte operand at step 16 (a view
    a[::2], first or second operand) with the rest contiguous: the same
