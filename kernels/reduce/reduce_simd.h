@@ -438,7 +438,7 @@ static inline int64_t rs_head(const char *p, int64_t n, int64_t size)
         const V id = _mm512_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id;                                               \
         __mmask16 nan = 0;                                                                  \
-        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                                      \
+        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                             \
         int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
@@ -464,7 +464,7 @@ static inline int64_t rs_head(const char *p, int64_t n, int64_t size)
         const int64_t w = (int64_t)(32 / sizeof(T));                                        \
         const V id = _mm256_set1_##SUF(ID);                                                 \
         V m0 = id, m1 = id, m2 = id, m3 = id, nanv = _mm256_setzero_##SUF();                \
-        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                                      \
+        const int64_t head = rs_head(p, n, (int64_t)sizeof(T));                             \
         int64_t i = head;                                                                   \
         for (; i + 4 * w <= n; i += 4 * w) {                                                \
             const char *q = p + i * (int64_t)sizeof(T);                                     \
