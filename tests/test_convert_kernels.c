@@ -489,11 +489,12 @@ END_TEST
 
 /* Contiguous float64 -> int32 written in place reads its input from the first
    64-byte boundary on and writes aligned 32-byte pieces of output, the results
-   moved across lanes in registers (AVX-512 build; the other builds run the same
-   checks on their loops). Every pair of input (8-byte steps) and output (4-byte steps) offsets
-   within a line, lengths around the line multiples, and a special value in the
-   scalar head, the first and the last output lines, the middle and the scalar tail;
-   the elements around the output must stay untouched. Values and flags exact. */
+   moved across lanes in registers (AVX-512 build; the other builds run the
+   same checks on their loops). Every pair of input (8-byte steps) and output
+   (4-byte steps) offsets within a line, lengths around the line multiples, and
+   a special value in the scalar head, the first and the last output lines, the
+   middle and the scalar tail; the elements around the output must stay
+   untouched. Values and flags exact. */
 START_TEST(t_f64_i32_aligned)
 {
     const double special[] = {NAN, INFINITY, -INFINITY, 3e9, -3e9, -2147483648.0, -2147483648.9,

@@ -259,6 +259,18 @@ NCL_KINLINE int cvt_any_indefinite(__m128i r, __m128i s)
     return !_mm_testz_si128(e, e);
 }
 
+/* Eight lanes, four in x and four in y: the fast truncation, both halves
+   redone exactly when a lane came out as INT32_MIN. */
+NCL_KINLINE void cvt_f64_i32_8(__m256d x, __m256d y, __m128i *r, __m128i *s, int *fpe)
+{
+    *r = _mm256_cvttpd_epi32(x);
+    *s = _mm256_cvttpd_epi32(y);
+    if (__builtin_expect(cvt_any_indefinite(*r, *s), 0)) {
+        *r = cvt_f64_i32_exact4(x, fpe);
+        *s = cvt_f64_i32_exact4(y, fpe);
+    }
+}
+
 NCL_KINLINE int64_t cvt_f64_i32_vec(const char *ip, char *op, int64_t n, int *fpe)
 {
     int64_t i = 0;
@@ -266,11 +278,8 @@ NCL_KINLINE int64_t cvt_f64_i32_vec(const char *ip, char *op, int64_t n, int *fp
         __m256d x, y;
         memcpy(&x, ip + i * 8, sizeof x);
         memcpy(&y, ip + i * 8 + 32, sizeof y);
-        __m128i r = _mm256_cvttpd_epi32(x), s = _mm256_cvttpd_epi32(y);
-        if (__builtin_expect(cvt_any_indefinite(r, s), 0)) {
-            r = cvt_f64_i32_exact4(x, fpe);
-            s = cvt_f64_i32_exact4(y, fpe);
-        }
+        __m128i r, s;
+        cvt_f64_i32_8(x, y, &r, &s, fpe);
         memcpy(op + i * 4, &r, sizeof r);
         memcpy(op + i * 4 + 16, &s, sizeof s);
     }
@@ -308,11 +317,8 @@ static int64_t cvt_f64_i32_aligned(const char *ip, char *op, int64_t n, int *fpe
     for (; i + 8 <= n; i += 8, piece += 32) {
         const __m256d x = _mm256_load_pd((const double *)(const void *)(ip + i * 8));
         const __m256d y = _mm256_load_pd((const double *)(const void *)(ip + i * 8 + 32));
-        __m128i r = _mm256_cvttpd_epi32(x), s = _mm256_cvttpd_epi32(y);
-        if (__builtin_expect(cvt_any_indefinite(r, s), 0)) {
-            r = cvt_f64_i32_exact4(x, fpe);
-            s = cvt_f64_i32_exact4(y, fpe);
-        }
+        __m128i r, s;
+        cvt_f64_i32_8(x, y, &r, &s, fpe);
         const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(r), s, 1);
         const __m256i w = _mm256_permutex2var_epi32(prev, idx, v);
         if (i == 0)
