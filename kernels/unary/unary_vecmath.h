@@ -799,19 +799,26 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
    results bit-identical to the 32-entry tables over all 2^32 inputs).
    sin(-0) = -0: j = 0 holds Sh = -0 and the bracket is +0 there, so Ch
    rh - bracket = -0. */
+/* sin(j pi/16), j = 0..15: Sh rounded (-0 at j = 0), -Sl the negated rest,
+   Ch = cos(j pi/16) rounded; then c4 and s3, s5 (vecmath_coeffs.py) */
 #  define NCL_VM_SINF_T_SH \
-    -0.0f, 0x1.8f8b84p-3f, 0x1.87de2ap-2f, 0x1.1c73b4p-1f, 0x1.6a09e6p-1f, 0x1.a9b662p-1f, 0x1.d906bcp-1f, \
-    0x1.f6297cp-1f, 0x1p+0f, 0x1.f6297cp-1f, 0x1.d906bcp-1f, 0x1.a9b662p-1f, 0x1.6a09e6p-1f, 0x1.1c73b4p-1f, \
-    0x1.87de2ap-2f, 0x1.8f8b84p-3f
-/* -Sl: the negated low parts of sin(j pi/16) */
+    -0x0.0p+0f, 0x1.8f8b840000000p-3f, 0x1.87de2a0000000p-2f, 0x1.1c73b40000000p-1f, \
+    0x1.6a09e60000000p-1f, 0x1.a9b6620000000p-1f, 0x1.d906bc0000000p-1f, 0x1.f6297c0000000p-1f, \
+    0x1.0000000000000p+0f, 0x1.f6297c0000000p-1f, 0x1.d906bc0000000p-1f, 0x1.a9b6620000000p-1f, \
+    0x1.6a09e60000000p-1f, 0x1.1c73b40000000p-1f, 0x1.87de2a0000000p-2f, 0x1.8f8b840000000p-3f
 #  define NCL_VM_SINF_T_NSL \
-    0.0f, 0x1.cb2cfap-30f, -0x1.abaa58p-28f, 0x1.9465cep-27f, -0x1.9fcef4p-27f, -0x1.21d434p-26f, \
-    -0x1.e651a8p-26f, -0x1.feeb96p-26f, 0.0f, -0x1.feeb96p-26f, -0x1.e651a8p-26f, -0x1.21d434p-26f, \
-    -0x1.9fcef4p-27f, 0x1.9465cep-27f, -0x1.abaa58p-28f, 0x1.cb2cfap-30f
+    0x0.0p+0f, 0x1.cb2cfa0000000p-30f, -0x1.abaa580000000p-28f, 0x1.9465ce0000000p-27f, \
+    -0x1.9fcef40000000p-27f, -0x1.21d4340000000p-26f, -0x1.e651a80000000p-26f, -0x1.feeb960000000p-26f, \
+    0x0.0p+0f, -0x1.feeb960000000p-26f, -0x1.e651a80000000p-26f, -0x1.21d4340000000p-26f, \
+    -0x1.9fcef40000000p-27f, 0x1.9465ce0000000p-27f, -0x1.abaa580000000p-28f, 0x1.cb2cfa0000000p-30f
 #  define NCL_VM_SINF_T_CH \
-    0x1p+0f, 0x1.f6297cp-1f, 0x1.d906bcp-1f, 0x1.a9b662p-1f, 0x1.6a09e6p-1f, 0x1.1c73b4p-1f, 0x1.87de2ap-2f, \
-    0x1.8f8b84p-3f, 0.0f, -0x1.8f8b84p-3f, -0x1.87de2ap-2f, -0x1.1c73b4p-1f, -0x1.6a09e6p-1f, -0x1.a9b662p-1f, \
-    -0x1.d906bcp-1f, -0x1.f6297cp-1f
+    0x1.0000000000000p+0f, 0x1.f6297c0000000p-1f, 0x1.d906bc0000000p-1f, 0x1.a9b6620000000p-1f, \
+    0x1.6a09e60000000p-1f, 0x1.1c73b40000000p-1f, 0x1.87de2a0000000p-2f, 0x1.8f8b840000000p-3f, \
+    0x0.0p+0f, -0x1.8f8b840000000p-3f, -0x1.87de2a0000000p-2f, -0x1.1c73b40000000p-1f, \
+    -0x1.6a09e60000000p-1f, -0x1.a9b6620000000p-1f, -0x1.d906bc0000000p-1f, -0x1.f6297c0000000p-1f
+#  define NCL_VM_SINF_TC_C0 0x1.5543b60000000p-5f
+#  define NCL_VM_SINF_TS_C0 -0x1.5555560000000p-3f
+#  define NCL_VM_SINF_TS_C1 0x1.1111120000000p-7f
 /* the 16-entry table tab read at the low 4 bits of i */
 #  define NCL_VM_PERM16(tab, i) _mm512_permutexvar_ps((i), _mm512_loadu_ps(tab))
 /* In two stages for the pipelined loop (unary_sleef.h): the reduction
@@ -845,10 +852,10 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_eval_f32(ncl_vm_mid_f32 m)
     const ncl_sv_f32 nsl = NCL_VM_PERM16(nsl_t, j);
     const ncl_sv_f32 ch = NCL_VM_PERM16(ch_t, j);
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
-    const ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(0x1.111112p-7f), z, NCL_VM_F1(-0x1.555556p-3f));
+    const ncl_sv_f32 ps = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_TS_C1), z, NCL_VM_F1(NCL_VM_SINF_TS_C0));
     /* u = sin r - r + rl, w = cos r - 1 */
     const ncl_sv_f32 u = NCL_VM_FFMA(NCL_VM_FMUL(rh, z), ps, rl);
-    const ncl_sv_f32 w = NCL_VM_FMUL(z, NCL_VM_FFMA(NCL_VM_F1(0x1.5543b6p-5f), z, NCL_VM_F1(-0.5f)));
+    const ncl_sv_f32 w = NCL_VM_FMUL(z, NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_TC_C0), z, NCL_VM_F1(-0.5f)));
     /* nb = -bracket */
     ncl_sv_f32 nb = NCL_VM_FFNMA(ch, u, nsl);
     nb = NCL_VM_FFNMA(sh, w, nb);

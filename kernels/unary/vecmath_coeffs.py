@@ -5,7 +5,7 @@ unary_vecmath.h, fitted with mpmath's Chebyshev fit (near-minimax) in
 the coefficients rounded in turn, fit_weighted) and printed as C hex-float
 literals.
 
-Run: python3 kernels/unary/vecmath_coeffs.py
+Run: python3 kernels/unary/vecmath_coeffs.py (needs Debian's python3-mpmath)
 Each fit prints its degree, interval and the maximum error of the fit
 (relative to the function where that is what the kernel needs); the
 literals are pasted into unary_vecmath.h by hand.
@@ -275,3 +275,38 @@ def sin_p(z):
     s = mp.sqrt(z)
     return mp.sin(s) / s
 fit('NCL_VM_SINF_P', sin_p, mp.mpf(0), (mp.pi / 2 + mp.mpf('0.03')) ** 2, 4, rel=sin_p, single=True)
+
+
+# float32 sin/cos on AVX-512, table-driven: nodes j pi/16, j = 0..15 (a node
+# j + 16 has -S and -C, which negate the whole result); Sh = sin(j pi/16)
+# rounded (-0 at j = 0, so that sin(-0) = -0), -Sl the negated rest of
+# sin(j pi/16), Ch = cos(j pi/16) rounded. r = x - n pi/16, |r| <= 0.11
+# (pi/32 plus n's rounding slack below 2^18), z = r^2: cos r - 1 =
+# z (-1/2 + c4 z) with c4 = C above fitted as a constant on [0, 0.11^2]
+# (the error printed is that of cos r, c4's times z^2);
+# sin r - r = r z (s3 + s5 z) with Taylor's coefficients rounded (their
+# truncation error is below 4e-11 there).
+def print_table32(name, vals):
+    print('#define %s \\' % name)
+    for j in range(0, 16, 4):
+        print('    %s%s' % (', '.join(hexf32(v) for v in vals[j:j + 4]), ', \\' if j < 12 else ''))
+
+
+sh_t, nsl_t, ch_t = [], [], []
+for j in range(16):
+    s = mp.sinpi(mp.mpf(j) / 16)
+    sh = mp.mpf(to_f32(s))
+    sh_t.append(-0.0 if j == 0 else sh)
+    nsl_t.append(sh - s)
+    ch_t.append(mp.cospi(mp.mpf(j) / 16))
+print('/* sin(j pi/16), j = 0..15: Sh rounded (-0 at j = 0), -Sl the negated')
+print('   rest, Ch = cos(j pi/16) rounded */')
+print_table32('NCL_VM_SINF_T_SH', sh_t)
+print_table32('NCL_VM_SINF_T_NSL', nsl_t)
+print_table32('NCL_VM_SINF_T_CH', ch_t)
+print()
+fit('NCL_VM_SINF_TC', cos_c, mp.mpf(0), mp.mpf('0.11') ** 2, 0,
+    rel=lambda z: 1 / (z * z) if z else mp.inf, single=True)
+print('/* NCL_VM_SINF_TS: -1/6 and 1/120 rounded */')
+print('#define NCL_VM_SINF_TS_C0 %s' % hexf32(mp.mpf(-1) / 6))
+print('#define NCL_VM_SINF_TS_C1 %s' % hexf32(mp.mpf(1) / 120))
