@@ -748,6 +748,15 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
 }
 #endif
 
+/* pi in three floats, H + M + L, each the rest of pi truncated to float
+   (all positive), and 1/pi rounded (vecmath_coeffs.py). The float32 sin and
+   cos kernels below reduce by pi, pi/2 or pi/16: the same parts, scaled
+   exactly by powers of two (P1, P2, P3 in their comments). */
+#define NCL_VM_PIF_H 0x1.921fb40000000p+1f
+#define NCL_VM_PIF_M 0x1.4442d00000000p-23f
+#define NCL_VM_PIF_L 0x1.8469880000000p-47f
+#define NCL_VM_INVPIF 0x1.45f3060000000p-2f
+
 /* ---- sin, cos, float32 -----------------------------------------------------
    On AVX2 (the table below would take two 8-entry permutes and a blend
    per read), as float64 in float: n = rint(x 2/pi), pi/2 = P1 + P2 + P3, each part
@@ -829,16 +838,16 @@ static ncl_sv_f32 ncl_vm_log_f32(ncl_sv_f32 x)
 NCL_KINLINE ncl_vm_mid_f32 ncl_vm_sincos_red_f32(ncl_sv_f32 x, int32_t odd)
 {
     const float shift = 0x1.8p23f + 8.0f * (float)odd;
-    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p+2f), NCL_VM_F1(shift));
+    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(NCL_VM_INVPIF * 16), NCL_VM_F1(shift));
     const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
-    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb4p-3f), x);
-    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(0x1.4442d0p-27f));
+    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(NCL_VM_PIF_H / 16), x);
+    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(NCL_VM_PIF_M / 16));
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
     /* a - rh is exact as in Fast2Sum: a is a multiple of 2^-27 (or n = 0
        and bh = 0), hence of bh's ulp (|bh| < 2^-5); the first FMA takes n
        P2 exactly and rounds once a value below 2^-27 */
-    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846ap-51f),
-                                       NCL_VM_FFNMA(n, NCL_VM_F1(0x1.4442d0p-27f), NCL_VM_FSUB(a, rh)));
+    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(NCL_VM_PIF_L / 16),
+                                       NCL_VM_FFNMA(n, NCL_VM_F1(NCL_VM_PIF_M / 16), NCL_VM_FSUB(a, rh)));
     return (ncl_vm_mid_f32){{t, rh, rl}};
 }
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_eval_f32(ncl_vm_mid_f32 m)
@@ -873,16 +882,16 @@ static ncl_vm_mid_f32 ncl_vm_cos_red_f32(ncl_sv_f32 x) { return ncl_vm_sincos_re
 NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_f32(ncl_sv_f32 x, int32_t odd)
 {
     const float shift = 0x1.8p23f + (float)odd;
-    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-1f), NCL_VM_F1(shift));
+    const ncl_sv_f32 t = NCL_VM_FFMA(x, NCL_VM_F1(NCL_VM_INVPIF * 2), NCL_VM_F1(shift));
     const ncl_sv_f32 n = NCL_VM_FSUB(t, NCL_VM_F1(shift));
-    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.921fb4p+0f), x);
-    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(0x1.4442d0p-24f));
-    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(0x1.4442d0p-24f), bh);
+    const ncl_sv_f32 a = NCL_VM_FFNMA(n, NCL_VM_F1(NCL_VM_PIF_H / 2), x);
+    const ncl_sv_f32 bh = NCL_VM_FMUL(n, NCL_VM_F1(NCL_VM_PIF_M / 2));
+    const ncl_sv_f32 bl = NCL_VM_FFMS(n, NCL_VM_F1(NCL_VM_PIF_M / 2), bh);
     /* Fast2Sum is exact here although |a| may be below |bh|: a is a
        multiple of 2^-24, hence of bh's ulp (|bh| < 2^-6) */
     const ncl_sv_f32 rh = NCL_VM_FSUB(a, bh);
     const ncl_sv_f32 err = NCL_VM_FSUB(NCL_VM_FSUB(a, rh), bh);
-    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(0x1.846988p-48f), NCL_VM_FSUB(err, bl));
+    const ncl_sv_f32 rl = NCL_VM_FFNMA(n, NCL_VM_F1(NCL_VM_PIF_L / 2), NCL_VM_FSUB(err, bl));
     const ncl_sv_f32 z = NCL_VM_FMUL(rh, rh);
     const ncl_sv_f32 hr = NCL_VM_FMUL(rh, NCL_VM_F1(0.5f));
     const ncl_sv_f32 one = NCL_VM_F1(1.0f);
@@ -927,16 +936,16 @@ NCL_KINLINE ncl_sv_f32 ncl_vm_sincos_fast_f32(ncl_sv_f32 x, int odd)
 {
     ncl_sv_f32 t, m;
     if (!odd) {
-        t = NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-2f), NCL_VM_F1(0x1.8p23f));
+        t = NCL_VM_FFMA(x, NCL_VM_F1(NCL_VM_INVPIF), NCL_VM_F1(0x1.8p23f));
         m = NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f));
     } else {
         x = NCL_VM_FFROMBITS(NCL_VM_JAND(NCL_VM_FBITS(x), NCL_VM_J1(0x7fffffff)));
-        t = NCL_VM_FADD(NCL_VM_FFMA(x, NCL_VM_F1(0x1.45f306p-2f), NCL_VM_F1(-0.5f)), NCL_VM_F1(0x1.8p23f + 1.0f));
+        t = NCL_VM_FADD(NCL_VM_FFMA(x, NCL_VM_F1(NCL_VM_INVPIF), NCL_VM_F1(-0.5f)), NCL_VM_F1(0x1.8p23f + 1.0f));
         m = NCL_VM_FADD(NCL_VM_FSUB(t, NCL_VM_F1(0x1.8p23f + 1.0f)), NCL_VM_F1(0.5f));
     }
-    ncl_sv_f32 r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.921fb4p+1f), x);
-    r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.4442d0p-23f), r);
-    r = NCL_VM_FFNMA(m, NCL_VM_F1(0x1.846988p-47f), r);
+    ncl_sv_f32 r = NCL_VM_FFNMA(m, NCL_VM_F1(NCL_VM_PIF_H), x);
+    r = NCL_VM_FFNMA(m, NCL_VM_F1(NCL_VM_PIF_M), r);
+    r = NCL_VM_FFNMA(m, NCL_VM_F1(NCL_VM_PIF_L), r);
     const ncl_sv_f32 z = NCL_VM_FMUL(r, r);
     ncl_sv_f32 p = NCL_VM_FFMA(NCL_VM_F1(NCL_VM_SINF_P_C4), z, NCL_VM_F1(NCL_VM_SINF_P_C3));
     p = NCL_VM_FFMA(p, z, NCL_VM_F1(NCL_VM_SINF_P_C2));

@@ -277,6 +277,25 @@ def sin_p(z):
 fit('NCL_VM_SINF_P', sin_p, mp.mpf(0), (mp.pi / 2 + mp.mpf('0.03')) ** 2, 4, rel=sin_p, single=True)
 
 
+# pi in three floats for the float32 sin/cos reductions (by pi, pi/2 or
+# pi/16, the parts scaled by powers of two): H + M + L, each the rest of pi
+# truncated to float, so all three are positive; and 1/pi rounded
+def trunc_f32(v):
+    e = mp.floor(mp.log(v, 2)) - 23
+    return mp.floor(v / mp.mpf(2) ** e) * mp.mpf(2) ** e
+
+
+pi_h = trunc_f32(mp.pi)
+pi_m = trunc_f32(mp.pi - pi_h)
+pi_l = trunc_f32(mp.pi - pi_h - pi_m)
+print('/* pi = H + M + L, each the rest of pi truncated to float; 1/pi rounded */')
+print('#define NCL_VM_PIF_H %s' % hexf32(pi_h))
+print('#define NCL_VM_PIF_M %s' % hexf32(pi_m))
+print('#define NCL_VM_PIF_L %s' % hexf32(pi_l))
+print('#define NCL_VM_INVPIF %s' % hexf32(1 / mp.pi))
+print()
+
+
 # float32 sin/cos on AVX-512, table-driven: nodes j pi/16, j = 0..15 (a node
 # j + 16 has -S and -C, which negate the whole result); Sh = sin(j pi/16)
 # rounded (-0 at j = 0, so that sin(-0) = -0), -Sl the negated rest of
