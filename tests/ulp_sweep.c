@@ -55,7 +55,7 @@ typedef struct {
     float at;           /* its input */
     uint64_t over;      /* results beyond the tier's bound */
     uint64_t asym;      /* pairs x, -x that break the symmetry */
-    uint32_t asym_at;   /* the first such |x|, as bits */
+    uint32_t asym_at;   /* the smallest such |x|, as bits */
     uint64_t count;     /* inputs read */
     uint64_t hash;      /* of every (input, result) pair, in any order */
 } tally;
@@ -242,9 +242,9 @@ int main(int argc, char **argv)
             }
             printf("%-4s %s  %12" PRIu64 " inputs  worst %.4f ulp at %a (%.9g)  hash %016" PRIx64,
                    fns[f].name, tiers[k].name, t.count, t.worst, (double)t.at, (double)t.at, t.hash);
-            if (t.over) printf("  %" PRIu64 " above %.0f ulp", t.over, tiers[k].bound);
+            if (t.over) printf("  %" PRIu64 " above %g ulp", t.over, tiers[k].bound);
             if (t.asym)
-                printf("  %" PRIu64 " pairs not %s, first |x| = %a", t.asym,
+                printf("  %" PRIu64 " pairs not %s, the smallest |x| %a", t.asym,
                        fns[f].parity > 0 ? "even" : "odd", (double)from_bits(t.asym_at));
             printf("\n");
             fflush(stdout);
