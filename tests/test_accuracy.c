@@ -101,8 +101,9 @@ static int edge_values(NclDType t, double *v)
         0x1p30, 0x1p52, 0x1p53, 0x1p1023, 1e6, 105414350.0, 1.5707963267948966, 3.141592653589793,
         6.283185307179586, 4.71238898038469, 3.1415927410125732, 1.5707963705062866,
         /* the worst float32 inputs of the vector exp, log, sin, cos over all
-           2^32 inputs (ulp_sweep): first as found for the earlier kernels,
-           then those of the AVX-512 variant */
+           2^32 inputs (ulp_sweep): first as found for the earlier kernels
+           (sin's and cos's are still the AVX2 variant's), then the AVX-512
+           variant's */
         -0x1.5eb9d6p+6, 0x1.69afdap-1, 0x1.f687dap+1, 0x1.ab93c2p+3,
         -0x1.86ed5ep+5, 0x1.1e217ap+0, 0x1.c5c1eap+17, 0x1.da1b76p+17,
         /* and of the fast tier's float32 sin and cos */
