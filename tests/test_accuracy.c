@@ -21,7 +21,6 @@
  * The worst error of each function, dtype and tier goes to stdout, one
  * line per function, for the documentation (ctest -V shows it).
  */
-#include <float.h>
 #include <math.h>
 #include "ncl_test.h"
 #include "ncl_ulp.h"

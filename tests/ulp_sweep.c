@@ -93,13 +93,19 @@ static uint64_t mix(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static void note(tally *t, double e, float x, double bound)
+/* ulp_error never gives a NaN: a wrong special value is an infinite error */
+static void keep_worst(tally *t, double e, float x)
 {
-    if (e > t->worst || (isnan(e) && !isnan(t->worst))) {
+    if (e > t->worst) {
         t->worst = e;
         t->at = x;
     }
-    if (!(e <= bound)) t->over++;
+}
+
+static void note(tally *t, double e, float x, double bound)
+{
+    keep_worst(t, e, x);
+    if (e > bound) t->over++;
 }
 
 /* One block: m positive patterns from first (every stride-th), each taken
@@ -226,10 +232,7 @@ int main(int argc, char **argv)
                 pthread_join(tid[i], NULL);
                 const tally *u = &jobs[i].t;
                 if (jobs[i].status != NCL_OK) st = jobs[i].status;
-                if (u->worst > t.worst || (isnan(u->worst) && !isnan(t.worst))) {
-                    t.worst = u->worst;
-                    t.at = u->at;
-                }
+                keep_worst(&t, u->worst, u->at);
                 if (u->asym && (!t.asym || u->asym_at < t.asym_at)) t.asym_at = u->asym_at;
                 t.over += u->over;
                 t.asym += u->asym;
