@@ -96,6 +96,7 @@ typedef struct Slot {
     NclSubsystem subsystem;
     int op;
     int nin;
+    int heavy;                         /* a transcendental: min_elements_heavy applies */
     PyUFuncGenericFunction original;   /* NumPy's loop, restored on uninstall */
     _Atomic unsigned long long ncl_calls, fallback_calls;
 } Slot;
@@ -104,9 +105,19 @@ static Slot slots[MAX_SLOTS];
 static int nslots;
 
 /* Settings read by every loop call, possibly from threads NumPy runs
-   without the GIL: plain atomics. */
+   without the GIL: plain atomics.
+   A loop call costs about 0.25 us more through NCLib (three NclFromData
+   wrappers and a plan), and NCLib's inner loops of the cheap operations
+   are about as fast as NumPy's on one thread, so by default NCLib takes a
+   call from where it splits it over threads (its default threshold, 65536
+   elements); transcendental functions, whose NCLib kernels are faster on
+   one thread too, from 16384 (docs/NUMPY.md has the measurements).
+   set_min_elements(0) routes every call through NCLib. */
+#define DEFAULT_MIN_ELEMENTS 65536
+#define DEFAULT_MIN_ELEMENTS_HEAVY 16384
 static atomic_int loops_active;
-static _Atomic long long min_elements;
+static _Atomic long long min_elements = DEFAULT_MIN_ELEMENTS;
+static _Atomic long long min_elements_heavy = DEFAULT_MIN_ELEMENTS_HEAVY;
 
 static int sort_installed, memory_installed, threads_installed;
 static int saved_num_threads;
@@ -198,7 +209,8 @@ static void run_slot(int k, char **args, npy_intp const *dims, npy_intp const *s
     npy_intp n = dims[0];
     if (n <= 0) return;
     if (atomic_load_explicit(&loops_active, memory_order_relaxed) &&
-        n >= atomic_load_explicit(&min_elements, memory_order_relaxed) &&
+        n >= atomic_load_explicit(s->heavy ? &min_elements_heavy : &min_elements,
+                                  memory_order_relaxed) &&
         layout_ok(s, args, n, steps)) {
         NclStatus st = run_ncl(s, args, n, steps);
         if (st == NCL_OK || st == NCL_ERR_FLOATING_POINT) {
@@ -295,6 +307,25 @@ static int same_semantics(const OpName *on, const NclDType *sig)
     return 1;
 }
 
+/* Transcendental float functions: NCLib's kernels beat NumPy's from fewer
+   elements. */
+static int is_heavy(const OpName *on, const NclDType *sig)
+{
+    if (sig[0] != NCL_FLOAT32 && sig[0] != NCL_FLOAT64) return 0;
+    if (on->subsystem == NCL_SUBSYSTEM_BINARY)
+        return on->op == NCL_POWER || on->op == NCL_ARCTAN2 || on->op == NCL_HYPOT;
+    if (on->subsystem != NCL_SUBSYSTEM_UNARY) return 0;
+    switch (on->op) {
+    case NCL_CBRT: case NCL_EXP: case NCL_EXP2: case NCL_EXPM1: case NCL_LOG: case NCL_LOG2:
+    case NCL_LOG10: case NCL_LOG1P: case NCL_SIN: case NCL_COS: case NCL_TAN: case NCL_ARCSIN:
+    case NCL_ARCCOS: case NCL_ARCTAN: case NCL_SINH: case NCL_COSH: case NCL_TANH:
+    case NCL_ARCSINH: case NCL_ARCCOSH: case NCL_ARCTANH:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static PyObject *umath_module(void)
 {
     return PyImport_ImportModule("numpy.core.umath");
@@ -352,6 +383,7 @@ static int discover_slots(void)
             s->subsystem = on->subsystem;
             s->op = on->op;
             s->nin = on->nin;
+            s->heavy = is_heavy(on, sig);
         }
         Py_DECREF(obj);
     }
@@ -641,13 +673,14 @@ static PyObject *py_status(PyObject *self, PyObject *unused)
         fallback += atomic_load(&slots[k].fallback_calls);
     }
     return Py_BuildValue(
-        "{s:O,s:O,s:O,s:O,s:i,s:L,s:K,s:K,s:K,s:K,s:i,s:s}",
+        "{s:O,s:O,s:O,s:O,s:i,s:L,s:L,s:K,s:K,s:K,s:K,s:i,s:s}",
         "loops", atomic_load(&loops_active) ? Py_True : Py_False,
         "sort", sort_installed ? Py_True : Py_False,
         "memory", memory_installed ? Py_True : Py_False,
         "threads", threads_installed > 0 ? Py_True : Py_False,
         "replaced_loops", atomic_load(&loops_active) ? nslots : 0,
         "min_elements", (long long)atomic_load(&min_elements),
+        "min_elements_heavy", (long long)atomic_load(&min_elements_heavy),
         "loop_calls_ncl", ncl_calls, "loop_calls_numpy", fallback,
         "sort_calls_ncl", (unsigned long long)atomic_load(&sort_ncl_calls),
         "sort_calls_numpy", (unsigned long long)atomic_load(&sort_fallback_calls),
@@ -731,17 +764,23 @@ fail:
     return NULL;
 }
 
-static PyObject *py_set_min_elements(PyObject *self, PyObject *arg)
+/* set_min_elements(n, heavy=n): loop calls shorter than n (transcendental
+   functions: heavy) run NumPy's own loop. Returns the old (n, heavy). */
+static PyObject *py_set_min_elements(PyObject *self, PyObject *args, PyObject *kw)
 {
+    static char *names[] = { "n", "heavy", NULL };
+    long long n, heavy = -1;
     (void)self;
-    long long n = PyLong_AsLongLong(arg);
-    if (n == -1 && PyErr_Occurred()) return NULL;
-    if (n < 0) {
-        PyErr_SetString(PyExc_ValueError, "set_min_elements: the count must be >= 0");
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "L|L:set_min_elements", names, &n, &heavy))
+        return NULL;
+    if (heavy == -1) heavy = n;
+    if (n < 0 || heavy < 0) {
+        PyErr_SetString(PyExc_ValueError, "set_min_elements: counts must be >= 0");
         return NULL;
     }
     long long old = atomic_exchange(&min_elements, n);
-    return PyLong_FromLongLong(old);
+    long long old_heavy = atomic_exchange(&min_elements_heavy, heavy);
+    return Py_BuildValue("(LL)", old, old_heavy);
 }
 
 static PyObject *py_set_num_threads(PyObject *self, PyObject *arg)
@@ -1081,8 +1120,10 @@ static PyMethodDef methods[] = {
     { "status", py_status, METH_NOARGS, "What is installed, and call counts." },
     { "loops", py_loops, METH_NOARGS, "Every (ufunc, signature) NCLib can replace." },
     { "_pointers", py_pointers, METH_NOARGS, "Every loop and sort pointer (for tests)." },
-    { "set_min_elements", py_set_min_elements, METH_O,
-      "Loop calls shorter than this run NumPy's own loop; returns the old value." },
+    { "set_min_elements", (PyCFunction)(void (*)(void))py_set_min_elements,
+      METH_VARARGS | METH_KEYWORDS,
+      "set_min_elements(n, heavy=n): loop calls shorter than n (transcendental functions: "
+      "heavy) run NumPy's own loop; returns the old (n, heavy)." },
     { "set_num_threads", py_set_num_threads, METH_O, "NclSetNumThreads." },
     { "get_num_threads", py_get_num_threads, METH_NOARGS, "NclGetNumThreads." },
     { "set_threading_threshold", py_set_threading_threshold, METH_O,

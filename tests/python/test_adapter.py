@@ -19,7 +19,7 @@ def clean():
     old = ncl_numpy.set_min_elements(0)
     yield
     ncl_numpy.uninstall()
-    ncl_numpy.set_min_elements(old)
+    ncl_numpy.set_min_elements(*old)
 
 
 def test_uninstall_restores_every_pointer():
