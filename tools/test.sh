@@ -11,6 +11,10 @@
 #   tsan     clang, ThreadSanitizer: the suites that run threads (label
 #            "threads": pool, hooks under concurrent change, allocator,
 #            stress, fork, dlopen)
+#   numpy    NumPy's own shipped test suites (numpy.core, numpy.lib,
+#            numpy.random) run twice, plain and with the ncl_numpy adapter
+#            of the release build installed; fails when a test fails only
+#            with the adapter (tests/python/run_numpy_suites.py)
 # Every stage runs even when an earlier one failed, so one run shows every
 # failure; the exit status is non-zero if any stage failed. The stages can be
 # chosen with NCL_TEST_STAGES (e.g. "release asan"); NCL_TEST_JOBS sets how
@@ -20,7 +24,7 @@ cd "$(dirname "$0")/.."
 
 tools/setup.sh || { echo "test: setup failed" >&2; exit 1; }
 
-stages=(${NCL_TEST_STAGES:-release asan tsan})
+stages=(${NCL_TEST_STAGES:-release asan tsan numpy})
 jobs=${NCL_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 declare -A result
 declare -A summary
@@ -49,8 +53,37 @@ run_stage() {
   result[$preset]="ok in $((SECONDS - t0)) s"
 }
 
+# NumPy's suites with and without the adapter built by the release stage.
+run_numpy_stage() {
+  local t0=$SECONDS log=build/release/numpy-suites.log
+  echo
+  echo "==== numpy: NumPy's own suites, plain and with ncl_numpy ===="
+  # Up to date after the release stage; built here when run alone.
+  if ! cmake --preset release >/dev/null || ! cmake --build --preset release; then
+    result[numpy]="FAILED (configure/build) after $((SECONDS - t0)) s"
+    return 1
+  fi
+  if [[ ! -d build/release/python/ncl_numpy ]]; then
+    result[numpy]="FAILED (the release build has no ncl_numpy adapter: python3-dev or NumPy headers missing?)"
+    return 1
+  fi
+  /usr/bin/python3 tests/python/run_numpy_suites.py --adapter build/release/python \
+    --work build/release/numpy-suites 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  summary[numpy]=$(grep -E "^\| |gate|only with" "$log" || true)
+  if ((rc != 0)); then
+    result[numpy]="FAILED after $((SECONDS - t0)) s"
+    return 1
+  fi
+  result[numpy]="ok in $((SECONDS - t0)) s"
+}
+
 for preset in "${stages[@]}"; do
-  run_stage "$preset" || failed=1
+  if [[ $preset == numpy ]]; then
+    run_numpy_stage || failed=1
+  else
+    run_stage "$preset" || failed=1
+  fi
 done
 
 echo
