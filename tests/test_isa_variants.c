@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "ncl_test.h"
-#include "cpu.h"
+#include "runtime/cpu.h"
 #include "ncl_kernel.h"
 
 #ifdef NCL_HAVE_ISA_AVX2

@@ -6,7 +6,7 @@
  * only "NclGetApi" reaches the whole library through it. Nothing here runs
  * at load time.
  */
-#include "hook_chain.h"
+#include "hooks/hook_chain.h"
 
 static const NclApi api = {
     .abi_version = NCL_ABI_VERSION,

@@ -3,13 +3,13 @@
  * malloc'd block (the struct and its 2*ndim shape/stride words); its data is
  * owned by a shared ncl_buffer (memory.c), so views keep the memory alive
  * without keeping their source array alive. Nothing here reads or writes
- * element data except NclArrayReshape's copy fallback, which goes through
- * ncl_assign; views of device memory are therefore as cheap and legal as
- * views of host memory.
+ * element data (NclArrayReshape, whose fallback copies, is in exec/assign.c
+ * on top of ncl_array_reshape_view), so views of device memory are as cheap
+ * and legal as views of host memory.
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "array/ncl_array.h"
 
 /* ---- construction ------------------------------------------------------------ */
 
@@ -438,12 +438,11 @@ static int reshape_nocopy(const NclArray *a, int nnd, const int64_t *nshape, int
     return 1;
 }
 
-NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *shape, NclArray **out)
+NclStatus ncl_array_reshape_view(const char *who, const NclArray *a, int ndim,
+                                 const int64_t *shape, int64_t *resolved, NclArray **out)
 {
-    static const char who[] = "NclArrayReshape";
     char b1[NCL_SHAPE_STR], b2[NCL_SHAPE_STR];
-    if (a == NULL || out == NULL)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    *out = NULL;
     if (ndim < 0 || ndim > NCL_MAXDIMS)
         return ncl_error(NCL_ERR_SHAPE, "%s: ndim %d is out of range (0 to %d)", who, ndim,
                          NCL_MAXDIMS);
@@ -454,11 +453,13 @@ NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *shape, Ncl
        strides, as in NumPy, even where other strides would describe it. */
     int same = ndim == a->ndim;
     for (int i = 0; same && i < ndim; i++) same = shape[i] == a->shape[i];
-    if (same)
+    if (same) {
+        for (int i = 0; i < ndim; i++) resolved[i] = shape[i];
         return ncl_array_view(who, a, ndim, a->shape, a->strides, a->data,
                               a->flags & NCL_ARRAY_WRITEABLE, out);
+    }
 
-    int64_t ns[NCL_MAXDIMS], nst[NCL_MAXDIMS], known = 1;
+    int64_t *ns = resolved, nst[NCL_MAXDIMS], known = 1;
     int unknown = -1;
     for (int i = 0; i < ndim; i++) {
         ns[i] = shape[i];
@@ -496,26 +497,7 @@ NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *shape, Ncl
         return ncl_array_view(who, a, ndim, ns, nst, a->data, a->flags & NCL_ARRAY_WRITEABLE,
                               out);
 
-    /* A copy: a new C-order array of the new shape, filled through a view of
-       it that has a's shape, so ncl_assign sees matching shapes. */
-    if (a->kind == NCL_MEM_DEVICE)
-        return ncl_error(NCL_ERR_DEVICE_MEMORY, "%s: reshaping this device array of shape %s "
-                         "into %s needs a copy, and host code cannot read device memory",
-                         who, ncl_shape_str(b1, a->ndim, a->shape), ncl_shape_str(b2, ndim, ns));
-    NclArray *res = NULL, *dst = NULL;
-    NclStatus s = ncl_array_alloc(who, a->dtype, ndim, ns, NCL_ORDER_C, 0, &res);
-    if (s != NCL_OK) return s;
-    int64_t cst[NCL_MAXDIMS];
-    fill_strides(a->ndim, a->shape, (int64_t)a->itemsize, NCL_ORDER_C, cst, NULL);
-    s = ncl_array_view(who, res, a->ndim, a->shape, cst, res->data, NCL_ARRAY_WRITEABLE, &dst);
-    if (s == NCL_OK) s = ncl_assign(who, dst, a, NCL_CASTING_NO);
-    NclArrayRelease(dst);
-    if (s != NCL_OK) {
-        NclArrayRelease(res);
-        return s;
-    }
-    *out = res;
-    return NCL_OK;
+    return NCL_OK; /* only a copy has the new shape: exec/assign.c makes it */
 }
 
 NclStatus NclArrayBroadcastTo(const NclArray *a, int ndim, const int64_t *shape, NclArray **out)

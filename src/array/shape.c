@@ -3,7 +3,7 @@
  * an array goes through ncl_shape_check, so "ndim in 0..NCL_MAXDIMS, no
  * negative extent, element count fits int64" is enforced in one place.
  */
-#include "ncl_internal.h"
+#include "array/ncl_array.h"
 
 NclStatus ncl_shape_check(const char *who, int ndim, const int64_t *shape, int64_t *size)
 {

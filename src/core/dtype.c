@@ -6,7 +6,7 @@
  * these dtypes (facts, checked against NumPy by the test suite).
  */
 #include <string.h>
-#include "ncl_internal.h"
+#include "core/ncl_core.h"
 
 const uint8_t ncl_dtype_size[NCL_NTYPES] = {
 #define NCL_X_(e, sfx, ctype, name, kind) sizeof(ctype),

@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "core/ncl_core.h"
 
 _Thread_local ncl_thread_state ncl_tls NCL_TLS_FAST;
 _Thread_local char ncl_last_error[NCL_ERROR_CAP];
@@ -50,3 +50,16 @@ const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape)
     buf[len < cap ? len : cap - 1] = '\0';
     return buf;
 }
+
+/* ---- the accuracy tier, a per-thread setting ------------------------------------ */
+
+NclStatus NclSetAccuracy(NclAccuracy accuracy)
+{
+    if (accuracy != NCL_ACCURACY_HIGH && accuracy != NCL_ACCURACY_FAST)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclSetAccuracy: unknown accuracy tier %d",
+                         (int)accuracy);
+    ncl_tls.accuracy = accuracy;
+    return NCL_OK;
+}
+
+NclAccuracy NclGetAccuracy(void) { return ncl_tls.accuracy; }

@@ -10,12 +10,12 @@
  * keeps the common no-flag call fast. Elsewhere <fenv.h> does the job.
  */
 #include <stdio.h>
-#include "ncl_internal.h"
+#include "core/ncl_core.h"
 
 #if NCL_FPE_MXCSR
 /* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20
    (ncl_fpe_begin and the unchanged case of ncl_fpe_end are in
-   ncl_internal.h). The reported flags were clear from the begin on, so any
+   ncl_core.h). The reported flags were clear from the begin on, so any
    set now were raised by the call. */
 int ncl_fpe_end_slow(const ncl_fpe_saved *saved, unsigned int csr)
 {

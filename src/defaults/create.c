@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "defaults/ncl_defaults.h"
+#include "exec/ncl_exec.h"
+#include "hooks/ncl_hooks.h"
 
 static const char *const op_names[] = {
 #define NCL_X_(name, text) text,

@@ -19,9 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cpu.h"
-#include "hook_chain.h"
-#include "pool.h"
+#include "defaults/ncl_defaults.h"
+#include "hooks/hook_chain.h"
+#include "runtime/cpu.h"
+#include "runtime/pool.h"
 
 /* ---- a growable string ------------------------------------------------------ */
 

@@ -23,7 +23,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include "plan.h"
+#include "defaults/ncl_defaults.h"
+#include "exec/plan.h"
 #include "mask/mask_kernels.h"
 
 #define SUB NCL_SUBSYSTEM_MASK

@@ -1,35 +1,14 @@
 /*
  * ops_elementwise.c: NCLib's default implementations of the elementwise
- * subsystems (Convert, Compare, IsUnary, Unary, Binary), the tail node of
- * each level-1 chain. Each validates its arguments in the caller's terms,
- * resolves the loop dtypes and hands the call to the planner (plan.c).
+ * subsystems (Convert, Compare, IsUnary, Unary, Binary, Ternary), the tail
+ * node of each level-1 chain. Each validates its arguments in the caller's
+ * terms, resolves the loop dtypes and hands the call to the planner
+ * (exec/plan.c; Convert's loop is in exec/assign.c).
  */
 #include <string.h>
-#include "plan.h"
-#include "typeres.h"
-
-NclStatus ncl_params_read(NclSubsystem sub, int op, const NclParams *params, NclParams *p)
-{
-    static const NclParams defaults = NCL_PARAMS_INIT;
-    *p = defaults;
-    if (!params) return NCL_OK;
-    const size_t need = offsetof(NclParams, casting) + sizeof params->casting;
-    if (params->size < need)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                         "%s(%s): params->size is %u; at least %zu is needed (use "
-                         "NCL_PARAMS_INIT)",
-                         ncl_sub_fn_name(sub), ncl_op_name(sub, op), (unsigned)params->size,
-                         need);
-    memcpy(p, params, params->size < sizeof *p ? params->size : sizeof *p);
-    if (p->dtype != NCL_DTYPE_DEFAULT && !ncl_dtype_valid(p->dtype))
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): params->dtype %d is not a dtype",
-                         ncl_sub_fn_name(sub), ncl_op_name(sub, op), (int)p->dtype);
-    if ((unsigned)p->casting > (unsigned)NCL_CASTING_UNSAFE)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                         "%s(%s): params->casting %d is not a casting rule",
-                         ncl_sub_fn_name(sub), ncl_op_name(sub, op), (int)p->casting);
-    return NCL_OK;
-}
+#include "defaults/ncl_defaults.h"
+#include "exec/plan.h"
+#include "exec/typeres.h"
 
 /* The checks every elementwise entry shares: op in range, no NULL operand
    or out pointer, params readable. */
@@ -304,35 +283,6 @@ NclStatus ncl_default_ternary(NclHook *self, NclTernaryOp op, const NclArray *a,
 
 /* ---- Convert ------------------------------------------------------------------ */
 
-static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
-
-/* One conversion of a into the dtype `to`: the cast kernel is the loop. */
-static NclStatus run_cast(NclSubsystem sub, int op, const NclArray *a, NclDType to,
-                          NclArray **out, const NclArray *where, NclCasting casting)
-{
-    if (!NclCanCast(a->dtype, to, casting))
-        return ncl_error(NCL_ERR_CASTING, "%s(%s): cannot cast %s to %s under casting rule '%s'",
-                         ncl_sub_fn_name(sub), ncl_op_name(sub, op), NclDTypeName(a->dtype),
-                         NclDTypeName(to), casting_names[casting]);
-    ncl_ew_call c;
-    c.sub = sub;
-    c.op = op;
-    c.nin = 1;
-    c.in[0] = a;
-    c.loop[0] = a->dtype;
-    c.loop[1] = to;
-    c.kernel_sub = NCL_SUBSYSTEM_CONVERT;
-    c.kernel_op = NCL_CONVERT_ASTYPE;
-    c.chain = NULL;
-    c.out = out;
-    c.where = where;
-    c.truth_inputs = 0;
-    /* The rule was applied above; the planner's own checks see equal dtypes. */
-    c.casting = NCL_CASTING_NO;
-    c.out_dtype = to;
-    return ncl_ew_run(&c);
-}
-
 NclStatus ncl_default_convert(NclHook *self, NclConvertOp op, const NclArray *a,
                               NclArray **out, const NclParams *params)
 {
@@ -353,33 +303,5 @@ NclStatus ncl_default_convert(NclHook *self, NclConvertOp op, const NclArray *a,
     if (p.dtype != NCL_DTYPE_DEFAULT && *out && (*out)->dtype != p.dtype)
         return ncl_error(NCL_ERR_DTYPE, "NclConvert(%s): params->dtype is %s but the output is %s",
                          name, NclDTypeName(p.dtype), NclDTypeName((*out)->dtype));
-    return run_cast(NCL_SUBSYSTEM_CONVERT, op, a, to, out, p.where, p.casting);
+    return ncl_convert_run(NCL_SUBSYSTEM_CONVERT, op, a, to, out, p.where, p.casting);
 }
-
-NclStatus ncl_assign(const char *who, NclArray *dst, const NclArray *src, NclCasting casting)
-{
-    NclArray *out = dst;
-    ncl_call_enter(); /* kernel chains are read inside a call bracket */
-    NclStatus st =
-        run_cast(NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_COPYTO, src, dst->dtype, &out, NULL, casting);
-    st = ncl_call_leave(st, NCL_SUBSYSTEM_CONVERT, NCL_CONVERT_COPYTO);
-    if (st) {
-        char why[sizeof ncl_last_error];
-        memcpy(why, ncl_last_error, sizeof why);
-        ncl_error(st, "%s: %s", who, why);
-    }
-    return st;
-}
-
-/* ---- accuracy tier --------------------------------------------------------------- */
-
-NclStatus NclSetAccuracy(NclAccuracy accuracy)
-{
-    if (accuracy != NCL_ACCURACY_HIGH && accuracy != NCL_ACCURACY_FAST)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclSetAccuracy: unknown accuracy tier %d",
-                         (int)accuracy);
-    ncl_tls.accuracy = accuracy;
-    return NCL_OK;
-}
-
-NclAccuracy NclGetAccuracy(void) { return ncl_tls.accuracy; }

@@ -29,9 +29,11 @@
  */
 #include <math.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "defaults/ncl_defaults.h"
+#include "exec/ncl_exec.h"
+#include "hooks/ncl_hooks.h"
+#include "runtime/pool.h"
 #include "reduce/reduce_dd.h"
-#include "pool.h"
 
 #define WHO "NclReduce(%s)"
 /* Outputs finalised per pass (and per kernel call on the direct path). */

@@ -25,10 +25,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "defaults/ncl_defaults.h"
+#include "exec/ncl_exec.h"
+#include "hooks/ncl_hooks.h"
+#include "runtime/pool.h"
 #include "sort/sort_kernel.h"
 #include "sort/sort_keys.h"
-#include "pool.h"
 
 #define WHO "NclSort(%s)"
 

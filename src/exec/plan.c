@@ -19,8 +19,7 @@
  * whole-array temporary. A where mask splits rows into runs of true.
  */
 #include <string.h>
-#include "plan.h"
-#include "pool.h"
+#include "exec/plan.h"
 
 #define WHO "%s(%s)"
 #define WHO_ARGS(c) ncl_sub_fn_name((c)->sub), ncl_op_name((c)->sub, (c)->op)

@@ -10,8 +10,10 @@
 #ifndef NCL_PLAN_H
 #define NCL_PLAN_H
 
-#include "ncl_internal.h"
-#include "pool.h"
+#include "array/ncl_array.h"
+#include "exec/ncl_exec.h"
+#include "hooks/ncl_hooks.h"
+#include "runtime/pool.h"
 
 #define NCL_MAX_OPERANDS 4  /* inputs + one output */
 /* Elements per block when an operand is cast through a buffer: small

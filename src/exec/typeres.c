@@ -10,8 +10,8 @@
  */
 #include <pthread.h>
 #include <string.h>
-#include "plan.h"
-#include "typeres.h"
+#include "exec/plan.h"
+#include "exec/typeres.h"
 
 /* Loop classes: which dtypes an op has homogeneous loops for, in NumPy's
    loop order (bool, int8, uint8, int16, uint16, ..., float32, float64). */

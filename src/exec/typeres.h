@@ -4,7 +4,7 @@
 #ifndef NCL_TYPERES_H
 #define NCL_TYPERES_H
 
-#include "ncl_internal.h"
+#include "hooks/ncl_hooks.h"
 
 /* Resolves the loop dtypes of (sub, op) for the nin input dtypes in[]:
    loop[0 .. nin) are the kernel's input dtypes and loop[nin] its output.

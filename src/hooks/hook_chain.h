@@ -1,6 +1,7 @@
 /*
- * hook_chain.h: what the hook files (hooks.c, kernel_registry.c, info.c,
- * ledger.c, api.c) share beyond ncl_internal.h: the one writer lock of both
+ * hook_chain.h: what the hook files (hooks.c, kernel_registry.c, ledger.c)
+ * and the walkers of the chains (defaults/info.c, api/) share beyond
+ * ncl_hooks.h: the one writer lock of both
  * levels of chains, the bookkeeping every node keeps in its priv[] words,
  * list surgery in publication order, and the internal insertion and removal
  * of the library's own hooks (the ledger, the threader).
@@ -15,7 +16,7 @@
 #define NCL_HOOK_CHAIN_H
 
 #include <stdint.h>
-#include "ncl_internal.h"
+#include "hooks/ncl_hooks.h"
 
 /* The subsystems that have a level-1 chain in this build:
    X(enum suffix, NclHook fn member). A new subsystem is added here, with its
@@ -160,6 +161,10 @@ void ncl_hooks_read_leave(void);
 
 /* Level-1 chain heads, indexed by subsystem ({NULL, NULL} where not built). */
 extern NclListHead ncl_hook_heads[NCL_SUBSYSTEM_COUNT];
+/* The threader node of each chain (hooks.c) and its built-in default, the
+   last node, defined where the library is put together (api/chains.c). */
+extern NclHook ncl_threader_hooks[NCL_SUBSYSTEM_COUNT];
+extern NclHook ncl_default_hooks[NCL_SUBSYSTEM_COUNT];
 
 /* ---- level 2 (kernel_registry.c) ------------------------------------------- */
 

@@ -49,7 +49,7 @@ NCL_URCU_READER_DECL;
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
-#include "hook_chain.h"
+#include "hooks/hook_chain.h"
 
 /* ---- what liburcu does not do by itself ------------------------------------ */
 
@@ -94,13 +94,12 @@ __attribute__((constructor)) static void hooks_atfork(void)
 
 /* ---- the chains ------------------------------------------------------------ */
 
-static NclHook default_hooks[NCL_SUBSYSTEM_COUNT];
-static NclHook threader_hooks[NCL_SUBSYSTEM_COUNT];
 
-/* Each chain starts as head -> threader -> default -> head. */
+/* Each chain starts as head -> threader -> default -> head; the defaults
+   are linked where the library is put together (api/chains.c). */
 NclListHead ncl_hook_heads[NCL_SUBSYSTEM_COUNT] = {
 #define NCL_X_(S, f) \
-    [NCL_SUBSYSTEM_##S] = { &threader_hooks[NCL_SUBSYSTEM_##S].list, &default_hooks[NCL_SUBSYSTEM_##S].list },
+    [NCL_SUBSYSTEM_##S] = { &ncl_threader_hooks[NCL_SUBSYSTEM_##S].list, &ncl_default_hooks[NCL_SUBSYSTEM_##S].list },
     NCL_BUILT_SUBSYSTEMS(NCL_X_)
 #undef NCL_X_
 };
@@ -172,10 +171,10 @@ static NclStatus thr_mask(NclHook *self, NclMaskOp op, const NclArray *a, const 
 
 #define NCL_THREADER_NAME "ncl.threader"
 
-static NclHook threader_hooks[NCL_SUBSYSTEM_COUNT] = {
+NclHook ncl_threader_hooks[NCL_SUBSYSTEM_COUNT] = {
 #define NCL_X_(S, f)                                                                           \
     [NCL_SUBSYSTEM_##S] = {                                                                    \
-        .list = { &default_hooks[NCL_SUBSYSTEM_##S].list, &ncl_hook_heads[NCL_SUBSYSTEM_##S] },\
+        .list = { &ncl_default_hooks[NCL_SUBSYSTEM_##S].list, &ncl_hook_heads[NCL_SUBSYSTEM_##S] },\
         .name = NCL_THREADER_NAME,                                                             \
         .user = NULL,                                                                          \
         .fn.f = thr_##f,                                                                       \
@@ -187,26 +186,12 @@ static NclHook threader_hooks[NCL_SUBSYSTEM_COUNT] = {
 #undef NCL_X_
 };
 
-NclHook *ncl_threader_node(NclSubsystem s) { return &threader_hooks[s]; }
+NclHook *ncl_threader_node(NclSubsystem s) { return &ncl_threader_hooks[s]; }
 
 int ncl_is_threader(const NclListHead *n)
 {
-    return (uintptr_t)n - (uintptr_t)threader_hooks < sizeof threader_hooks;
+    return (uintptr_t)n - (uintptr_t)ncl_threader_hooks < sizeof ncl_threader_hooks;
 }
-
-static NclHook default_hooks[NCL_SUBSYSTEM_COUNT] = {
-#define NCL_X_(S, f)                                                                           \
-    [NCL_SUBSYSTEM_##S] = {                                                                    \
-        .list = { &ncl_hook_heads[NCL_SUBSYSTEM_##S], &threader_hooks[NCL_SUBSYSTEM_##S].list },\
-        .name = "ncl_default_" #f,                                                             \
-        .user = NULL,                                                                          \
-        .fn.f = ncl_default_##f,                                                               \
-        .priv = { NCL_NODE_STATE_INIT(NCL_NODE_LINKED | NCL_NODE_BUILTIN, NCL_SUBSYSTEM_##S), \
-                  &ncl_hook_heads[NCL_SUBSYSTEM_##S] },                                        \
-    },
-    NCL_BUILT_SUBSYSTEMS(NCL_X_)
-#undef NCL_X_
-};
 
 int ncl_subsystem_built(NclSubsystem s)
 {
@@ -594,7 +579,7 @@ static NclStatus hook_at(const char *who, NclSubsystem s, NclListHead *node, int
                          who, sub, name, where == NCL_HOOK_BEFORE ? "NCL_HOOK_BEFORE" : "NCL_HOOK_AFTER");
 
     NclListHead *head = &ncl_hook_heads[s];
-    NclListHead *def = &default_hooks[s].list;
+    NclListHead *def = &ncl_default_hooks[s].list;
     ncl_hooks_lock();
     st = ncl_node_check_free(who, sub, node, name);
     if (st == NCL_OK && (where == NCL_HOOK_BEFORE || where == NCL_HOOK_AFTER)) {
@@ -605,7 +590,7 @@ static NclStatus hook_at(const char *who, NclSubsystem s, NclListHead *node, int
             st = ncl_error(NCL_ERR_HOOK,
                            "%s(%s, \"%s\"): nothing may follow the default implementation "
                            "(NCL_HOOK_AFTER %s)",
-                           who, sub, name, default_hooks[s].name);
+                           who, sub, name, ncl_default_hooks[s].name);
     }
     if (st == NCL_OK) {
         NclListHead *prev, *next;
@@ -831,9 +816,9 @@ NclStatus NclHooksReset(void)
        removed it (not while its removal is still pending). */
     for (int s = 0; s < NCL_SUBSYSTEM_COUNT; s++) {
         if (!ncl_subsystem_built((NclSubsystem)s)) continue;
-        NclListHead *n = &threader_hooks[s].list;
+        NclListHead *n = &ncl_threader_hooks[s].list;
         if (ncl_node_state(n) & (NCL_NODE_LINKED | NCL_NODE_PENDING)) continue;
-        NclListHead *def = &default_hooks[s].list;
+        NclListHead *def = &ncl_default_hooks[s].list;
         ncl_node_priv(n)[NCL_NODE_OWNER] = &ncl_hook_heads[s];
         ncl_node_set_state(n, NCL_NODE_LINKED | NCL_NODE_BUILTIN | NCL_NODE_REMOVABLE |
                                   ((uintptr_t)s << NCL_NODE_SUB_SHIFT));
@@ -870,7 +855,7 @@ NclStatus NclHooksWalk(NclSubsystem s,
 
 /* Deferred reclaims still queued on liburcu's call_rcu thread would run
    deferred_reclaim after this library's code is unmapped: wait for them
-   (unload.c), not from inside a call (the grace period would wait for
+   (api/unload.c), not from inside a call (the grace period would wait for
    this thread). */
 void ncl_hooks_unload(void)
 {

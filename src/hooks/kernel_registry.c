@@ -17,8 +17,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "hook_chain.h"
-#include "cpu.h"
+#include "hooks/hook_chain.h"
+#include "runtime/cpu.h"
 #include "ncl_kernel.h"
 
 typedef struct registry {
@@ -195,7 +195,7 @@ static registry *get_registry(void)
     return r;
 }
 
-/* dlclose (unload.c): the chains and built-in nodes go with the library.
+/* dlclose (api/unload.c): the chains and built-in nodes go with the library.
    User kernel nodes are the user's memory and are only unlinked with it. */
 void ncl_kernels_unload(void)
 {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "hook_chain.h"
+#include "hooks/hook_chain.h"
 
 /* ---- counters ------------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "memory/ncl_memory.h"
 
 typedef struct live_entry {
     void *ptr;      /* NULL = empty slot */

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "ncl_internal.h"
+#include "memory/ncl_memory.h"
 
 #define HDR 64                              /* header bytes, keeps 64-byte alignment */
 #define NCL_CACHE_MAX_BLOCK (1u << 20)      /* largest cached block: 1 MiB */
@@ -271,7 +271,7 @@ static int large_push(void *raw, size_t cap)
     return 1;
 }
 
-/* dlclose (unload.c): the cached blocks and mappings are reachable only
+/* dlclose (api/unload.c): the cached blocks and mappings are reachable only
    from this library's static data. Blocks still owned by arrays stay
    valid: they never pass through the cache again once freed here. */
 void ncl_mem_default_unload(void)

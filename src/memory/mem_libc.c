@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "ncl_internal.h"
+#include "memory/ncl_memory.h"
 
 /* aligned_alloc wants a size that is a multiple of the alignment. */
 static size_t round_up(size_t n)

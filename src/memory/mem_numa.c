@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <hwloc.h>
-#include "ncl_internal.h"
+#include "memory/ncl_memory.h"
 
 #define HDR 64
 

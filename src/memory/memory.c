@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include "ncl_internal.h"
+#include "memory/ncl_memory.h"
 
 /* ---- per-thread handler ----------------------------------------------------- */
 

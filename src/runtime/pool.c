@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <hwloc.h>
-#include "pool.h"
+#include "runtime/pool.h"
 
 #define DEFAULT_THRESHOLD 65536
 /* Polls of the generation counter before a worker sleeps, and of the
@@ -426,7 +426,7 @@ static void pool_create_locked(void)
     atomic_store_explicit(&pool_running, pool.size > 1, memory_order_relaxed);
 }
 
-/* Unloading the library (dlclose, process exit; unload.c): workers must not
+/* Unloading the library (dlclose, process exit; api/unload.c): workers must not
    be left running code that is unmapped. A pool that is in use is left alone. */
 void ncl_pool_unload(void)
 {

@@ -5,7 +5,7 @@
  * into the caller's.
  *
  * Whether a call may split at all is decided by the threader, a built-in
- * level-1 hook in front of each default (hooks.c): it sets ncl_tls.split
+ * level-1 hook in front of each default (hooks/hooks.c): it sets ncl_tls.split
  * for the duration of the call. Workers (and the caller while it runs its
  * own share) have ncl_tls.in_pool set, so a call made from inside a kernel
  * hook there runs inline on that thread: no worker ever waits on the pool.
@@ -13,7 +13,7 @@
 #ifndef NCL_POOL_H
 #define NCL_POOL_H
 
-#include "ncl_internal.h"
+#include "core/ncl_core.h"
 
 /* Work is measured in "adds": one element of a plain elementwise op. Ops
    whose elements cost more split at fewer elements. */
@@ -61,5 +61,10 @@ NclStatus ncl_pool_run(int nthreads, int64_t ntasks, ncl_pool_task fn, void *arg
 
 /* For NclInfo: the configured count, the threshold, whether workers exist. */
 void ncl_pool_info(int *threads, int64_t *threshold, int *running);
+
+/* Unloading (api/unload.c): stops and joins the workers (at exit and at
+   dlclose); frees the hwloc topology (at dlclose only). */
+void ncl_pool_unload(void);
+void ncl_pool_topology_unload(void);
 
 #endif /* NCL_POOL_H */

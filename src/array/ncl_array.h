@@ -1,0 +1,71 @@
+/*
+ * ncl_array.h: the NclArray object, its views and shape arithmetic
+ * (array.c, shape.c). An array owns (a reference to) an ncl_buffer, never
+ * raw memory.
+ *
+ * array/ includes core/ and memory/ only: anything that computes (a copy
+ * into a new layout) belongs to exec/.
+ */
+#ifndef NCL_SRC_ARRAY_H
+#define NCL_SRC_ARRAY_H
+
+#include "memory/ncl_memory.h"
+
+/* ---- shape arithmetic (shape.c) ------------------------------------------- */
+
+/* Validates ndim and shape and computes the element count, refusing
+   overflow of int64. NCL_ERR_SHAPE with a message naming who. */
+NclStatus ncl_shape_check(const char *who, int ndim, const int64_t *shape, int64_t *size);
+
+/* ---- arrays (array.c) ----------------------------------------------------- */
+
+struct NclArray {
+    atomic_long refs;
+    NclDType dtype;
+    int ndim;
+    uint32_t flags;
+    NclMemKind kind;
+    int device_id;
+    int64_t size;           /* element count */
+    size_t itemsize;
+    char *data;             /* first element */
+    ncl_buffer *buf;        /* owner of the memory; NULL when the caller keeps it */
+    int64_t *shape;         /* -> dims[0 .. ndim) */
+    int64_t *strides;       /* -> dims[ndim .. 2 ndim) */
+    int64_t dims[];
+};
+
+/* A new array owning fresh memory from the current handler: C or F order,
+   zeroed when zero is set. shape must already be valid (ncl_shape_check). */
+NclStatus ncl_array_alloc(const char *who, NclDType dtype, int ndim, const int64_t *shape,
+                          NclOrder order, int zero, NclArray **out);
+/* A new array struct over existing memory (a view): shares buf (retained),
+   recomputes size and the contiguity/alignment flags; flags carries
+   WRITEABLE (and OWNDATA is never set on a view). */
+NclStatus ncl_array_view(const char *who, const NclArray *base, int ndim, const int64_t *shape,
+                         const int64_t *strides, char *data, uint32_t flags, NclArray **out);
+/* NclArrayReshape as far as no element moves: validates ndim and shape
+   (messages naming who), writes the shape with -1 resolved into resolved
+   (room for NCL_MAXDIMS) and makes *out a view of a when some strides
+   describe the new shape (NumPy's no-copy rule). *out is NULL on NCL_OK
+   when only a copy can have the new shape. */
+NclStatus ncl_array_reshape_view(const char *who, const NclArray *a, int ndim,
+                                 const int64_t *shape, int64_t *resolved, NclArray **out);
+/* Recomputes NCL_ARRAY_C_CONTIGUOUS / F_CONTIGUOUS / ALIGNED of a. */
+void ncl_array_update_flags(NclArray *a);
+/* Byte range [lo, hi) that the elements of a touch (lo == hi when empty). */
+void ncl_array_extent(const NclArray *a, const char **lo, const char **hi);
+/* Whether the byte ranges of a and b (ncl_array_extent) intersect; never
+   for an empty array. A cheap, sufficient test that they share no memory. */
+int ncl_array_ranges_overlap(const NclArray *a, const NclArray *b);
+/* Sufficient test that no two elements of a share memory (ordered by
+   stride, each dimension steps past what the inner ones span). An output
+   that fails it would make results depend on the order of writes; a few
+   exotic interleaved layouts that do not overlap are refused too. */
+int ncl_array_has_internal_overlap(const NclArray *a);
+/* Copies a's elements in C order into dst (room for a->size elements),
+   whole rows at a time where the last axis is contiguous. */
+void ncl_array_copy_c_order(const NclArray *a, char *dst);
+
+
+#endif /* NCL_SRC_ARRAY_H */

@@ -1,0 +1,170 @@
+/*
+ * ncl_core.h: what every part of the library shares: compiler helpers, the
+ * per-thread state, error reporting, the names of subsystems, ops and
+ * dtypes, overflow-checked arithmetic and the FP status bracket.
+ *
+ * The folders of src/ are layers (docs/DESIGN.md, "Where things live"):
+ * core/ includes nothing else of the library but the public headers, and
+ * every other folder may include it.
+ */
+#ifndef NCL_SRC_CORE_H
+#define NCL_SRC_CORE_H
+
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ncl.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define NCL_LIKELY(x) __builtin_expect(!!(x), 1)
+#  define NCL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#  define NCL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#  define NCL_INLINE static inline __attribute__((always_inline))
+#  define NCL_NOINLINE __attribute__((noinline))
+#else
+#  define NCL_LIKELY(x) (x)
+#  define NCL_UNLIKELY(x) (x)
+#  define NCL_PRINTF(f, a)
+#  define NCL_INLINE static inline
+#  define NCL_NOINLINE
+#endif
+
+/* ---- per-thread state ----------------------------------------------------- */
+
+/* What the default implementation ran, for the ledger: set by the executor. */
+typedef struct ncl_call_record {
+    int64_t elements;
+    int64_t bytes;
+    const char *kernel;  /* name of the kernel variant that ran */
+    int threads;
+} ncl_call_record;
+
+/* The state every call touches, kept small so that it can live in the
+   static TLS block (initial-exec: one register-relative load, where a
+   shared library's default TLS model costs a __tls_get_addr call per
+   function that touches it). */
+typedef struct ncl_thread_state {
+    int depth;                   /* public calls this thread is inside */
+    unsigned char split;         /* the call was entered through the threader (pool.c) */
+    unsigned char in_pool;       /* running a share of a split call: nested calls stay
+                                    on this thread */
+    int fpe_flags;               /* flags raised by the current top-level call */
+    int fpe_last;                /* flags of the last finished top-level call */
+    unsigned char errmode[4];    /* NclErrMode per category bit 0..3 */
+    NclErrCallback errcall;
+    void *errcall_user;
+    NclAccuracy accuracy;
+    const NclMemHandler *handler; /* NULL = default */
+    ncl_call_record last_call;   /* what the last default implementation ran */
+} ncl_thread_state;
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define NCL_TLS_FAST __attribute__((tls_model("initial-exec")))
+#else
+#  define NCL_TLS_FAST
+#endif
+extern _Thread_local ncl_thread_state ncl_tls NCL_TLS_FAST;
+#define ncl_last_call (ncl_tls.last_call)
+
+/* The message of this thread's last failure: only touched on failure. */
+#define NCL_ERROR_CAP 512
+extern _Thread_local char ncl_last_error[NCL_ERROR_CAP];
+
+/* ---- errors (error.c) ----------------------------------------------------- */
+
+/* Formats this thread's message and returns s, so a failure is one line:
+   return ncl_error(NCL_ERR_SHAPE, "NclBinary(%s): ...", ...); */
+NclStatus ncl_error(NclStatus s, const char *fmt, ...) NCL_PRINTF(2, 3);
+/* Writes "(3,4)" / "()" / "(5,)" into buf (at least NCL_SHAPE_STR bytes). */
+#define NCL_SHAPE_STR 160
+const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape);
+
+/* ---- names (dtype.c) ------------------------------------------------------ */
+
+const char *ncl_subsystem_name(NclSubsystem s);
+/* The op's name ("add"); "?" when op is out of range for s. */
+const char *ncl_op_name(NclSubsystem s, int op);
+int ncl_op_count(NclSubsystem s);
+/* The public function of a subsystem ("NclBinary"), for messages. */
+const char *ncl_sub_fn_name(NclSubsystem s);
+NCL_INLINE int ncl_dtype_valid(NclDType t) { return (unsigned)t < (unsigned)NCL_NTYPES; }
+extern const uint8_t ncl_dtype_size[NCL_NTYPES];
+/* 'b', 'i', 'u', 'f' */
+extern const char ncl_dtype_kind[NCL_NTYPES];
+
+/* ---- overflow-checked arithmetic ------------------------------------------ */
+
+/* Overflow-checked helpers: return 0 on success, 1 on overflow. */
+NCL_INLINE int ncl_mul_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+NCL_INLINE int ncl_add_overflow(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+
+/* ---- the process's end (exit_marker.c) ------------------------------------ */
+
+/* Notes that the library is in use: registers the exit marker, once. The
+   kernel registry calls it when it is built. */
+void ncl_unload_track(void);
+/* Whether the process is exiting (the marker ran) rather than the library
+   being unloaded by dlclose: what the destructor (api/unload.c) must know. */
+int ncl_process_exiting(void);
+
+/* ---- floating-point flags (fpe.c) ----------------------------------------- */
+
+/* Hardware FP status around kernel execution: save the caller's flags and
+   clear those a call reports; then collect what was raised (as NCL_FPE_*
+   bits) and put the caller's flags back. ncl_fpe_peek reads the status
+   without changing it, so that a caller can take the (slow) read early,
+   where it overlaps other work, and begin from it later with
+   ncl_fpe_begin_at, as long as no float arithmetic runs in between.
+
+   On x86-64 the status is MXCSR (all float math here is SSE). Only the
+   reported flags (invalid, divide, overflow, underflow) are cleared at the
+   start: inexact and denormal-operand are never reported, so a caller's
+   inexact flag (set by almost any float code) stays where it is, and a call
+   that changes no flag reads MXCSR twice and never writes it. */
+typedef struct ncl_fpe_saved { unsigned int bits; } ncl_fpe_saved;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#  define NCL_FPE_MXCSR 1
+/* MXCSR exception flags: IE 0x01, DE 0x02, ZE 0x04, OE 0x08, UE 0x10, PE 0x20;
+   the reported ones are IE, ZE, OE and UE. */
+#  define NCL_MXCSR_FLAGS 0x3Fu
+#  define NCL_MXCSR_REPORTED 0x1Du
+/* What was raised since the begin, as NCL_FPE_* bits, and the caller's
+   flags put back (fpe.c). */
+int ncl_fpe_end_slow(const ncl_fpe_saved *saved, unsigned int csr);
+NCL_INLINE unsigned int ncl_fpe_peek(void) { return __builtin_ia32_stmxcsr(); }
+NCL_INLINE void ncl_fpe_begin_at(ncl_fpe_saved *saved, unsigned int csr)
+{
+    saved->bits = csr & NCL_MXCSR_FLAGS;
+    if (NCL_UNLIKELY(csr & NCL_MXCSR_REPORTED)) __builtin_ia32_ldmxcsr(csr & ~NCL_MXCSR_REPORTED);
+}
+NCL_INLINE void ncl_fpe_begin(ncl_fpe_saved *saved) { ncl_fpe_begin_at(saved, ncl_fpe_peek()); }
+NCL_INLINE int ncl_fpe_end(const ncl_fpe_saved *saved)
+{
+    const unsigned int csr = __builtin_ia32_stmxcsr();
+    if (NCL_LIKELY((csr & NCL_MXCSR_FLAGS) == saved->bits && !(saved->bits & NCL_MXCSR_REPORTED)))
+        return 0;
+    return ncl_fpe_end_slow(saved, csr);
+}
+#else
+#  define NCL_FPE_MXCSR 0
+void ncl_fpe_begin(ncl_fpe_saved *saved);
+int ncl_fpe_end(const ncl_fpe_saved *saved);
+/* <fenv.h> has no cheap read to take early: the begin does the work. */
+NCL_INLINE unsigned int ncl_fpe_peek(void) { return 0; }
+NCL_INLINE void ncl_fpe_begin_at(ncl_fpe_saved *saved, unsigned int csr)
+{
+    (void)csr;
+    ncl_fpe_begin(saved);
+}
+#endif
+/* Applies this thread's modes to flags raised by a finished top-level call:
+   CALL -> the callback, once per category; RAISE -> NCL_ERR_FLOATING_POINT
+   with a message (when s is NCL_OK; another failure is kept). */
+NclStatus ncl_fpe_apply(NclStatus s, int flags, NclSubsystem sub, int op);
+/* NCL_ERR_FLOATING_POINT with a message when a category in flags is in
+   RAISE mode, else NCL_OK. A default implementation checks this itself
+   before returning an allocated result, so a raising call returns none. */
+NclStatus ncl_fpe_raise_status(int flags, NclSubsystem sub, int op);
+
+#endif /* NCL_SRC_CORE_H */
