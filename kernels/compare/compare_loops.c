@@ -168,6 +168,11 @@ NCL_KINLINE int exact_u64_f64(uint64_t a, double b, int rel)
 #define CMP_NORM_i(x) (x)
 #define CMP_NORM_u(x) (x)
 #define CMP_NORM_f(x) (x)
+/* Whether a value of the kind is NaN (quietly). */
+#define CMP_ISNAN_b(x) 0
+#define CMP_ISNAN_i(x) 0
+#define CMP_ISNAN_u(x) 0
+#define CMP_ISNAN_f(x) isnan(x)
 /* Whether a pair's loop executes floating-point compares. */
 #define CMP_FLOATS_b 0
 #define CMP_FLOATS_i 0
@@ -262,19 +267,338 @@ NCL_KINLINE NclStatus run_swapped(NclKernelFn loop, NclKernelNode *self, const N
     return loop(self, ctx, sargs, n, ssteps);
 }
 
+/* Every kernel, declared: a kernel may run another pair's (below). */
+#define CMP_DECLARE_(op, sa, sb)                                                      \
+    static NclStatus k_##op##_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx, \
+                                          char *const *args, int64_t n, const int64_t *steps);
+#define CMP_DECLARE(Ea, sa, Ta, ka, Eb, sb, Tb, kb)                                   \
+    CMP_DECLARE_(eq, sa, sb) CMP_DECLARE_(ne, sa, sb) CMP_DECLARE_(lt, sa, sb)       \
+    CMP_DECLARE_(le, sa, sb) CMP_DECLARE_(gt, sa, sb) CMP_DECLARE_(ge, sa, sb)
+NCL_DTYPE_PAIR_LIST(CMP_DECLARE)
+#undef CMP_DECLARE
+#undef CMP_DECLARE_
+
+/* ---- one operand a scalar ------------------------------------------------
+   With a stride-0 operand of another dtype than the array's, x rel y for
+   every element x of the array is decided by one y: either it holds for
+   none or for all of them, or it is x rel' y' for a y' of x's dtype, which
+   the array's own same-dtype kernel then runs (its scalar-operand loop, a
+   single compare per element). So the mixed pairs have no scalar-operand
+   loops of their own: 110 pairs times four relations of them took about
+   two thirds of this file's compile time, and were slower than the
+   same-dtype loop they now become (an int8 array against an int64 scalar
+   widened every element to 64 bits; an int64 array against a float64
+   scalar ran the exact conversion per element).
+
+   The fold, for x of dtype X and y of another dtype, with the exact
+   relations above:
+   - y NaN: no x relates to it but by NE;
+   - X integer: y becomes an integer t (y itself for an integer; for a
+     float, x < y is x < ceil(y), x <= y is x <= floor(y), likewise for > and
+     >=, and x == y needs y whole); t below X's range or above it decides
+     every x alike, inside it t is exactly an X;
+   - X float: y' = y rounded to X. If y' == y exactly, the relation is kept;
+     else no x equals y, and with lo < y < hi the neighbours of y in X
+     (infinities included), x < y and x <= y are x <= lo, x > y and x >= y
+     are x >= hi; NaN elements still fail all but NE.
+   Only the rounding of a float64 y to float32 can raise a flag NCLib
+   reports (overflow, underflow); the flags are put back as they were. */
+
+/* The relation as a kernel of the pair asks for it: rel, and ne (NE is
+   REL_EQ with ne set). What a fold gives: all false, all true, or compare. */
+enum { FOLD_NONE = 0, FOLD_ALL = 1, FOLD_CMP = 2 };
+
+NCL_KINLINE int fold_const(int rel, int ne, int below)
+{
+    /* y below every x: x > y, x >= y and x != y hold; above: <, <=, != */
+    if (rel == REL_EQ) return ne ? FOLD_ALL : FOLD_NONE;
+    const int greater = rel == REL_GT || rel == REL_GE;
+    return greater == below ? FOLD_ALL : FOLD_NONE;
+}
+
+/* The float next to x towards +infinity (x not NaN, not +inf), and towards
+   -infinity, from the bits: no flag, no libm. */
+NCL_KINLINE float next_up_f32(float x)
+{
+    if (x == 0.0f) return 0x1p-149f;
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    u = x > 0.0f ? u + 1 : u - 1;
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+NCL_KINLINE double next_up_f64(double x)
+{
+    if (x == 0.0) return 0x1p-1074;
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    u = x > 0.0 ? u + 1 : u - 1;
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+NCL_KINLINE float next_down_f32(float x) { return -next_up_f32(-x); }
+NCL_KINLINE double next_down_f64(double x) { return -next_up_f64(-x); }
+
+/* The range of each integer dtype, for the fold (bool: 0 and 1). */
+#define CMP_MIN_b 0
+#define CMP_MAX_b 1
+#define CMP_MIN_i8 INT8_MIN
+#define CMP_MAX_i8 INT8_MAX
+#define CMP_MIN_i16 INT16_MIN
+#define CMP_MAX_i16 INT16_MAX
+#define CMP_MIN_i32 INT32_MIN
+#define CMP_MAX_i32 INT32_MAX
+#define CMP_MIN_i64 INT64_MIN
+#define CMP_MAX_i64 INT64_MAX
+#define CMP_MIN_u8 0
+#define CMP_MAX_u8 UINT8_MAX
+#define CMP_MIN_u16 0
+#define CMP_MAX_u16 UINT16_MAX
+#define CMP_MIN_u32 0
+#define CMP_MAX_u32 UINT32_MAX
+#define CMP_MIN_u64 0
+#define CMP_MAX_u64 UINT64_MAX
+
+/* Rounding a float64 to float32 may raise overflow or underflow; the
+   float32 folds keep the flags as they were. */
+#ifdef CMP_USE_MXCSR
+typedef unsigned int fold_flags;
+NCL_KINLINE fold_flags fold_flags_save(void) { return _mm_getcsr(); }
+NCL_KINLINE void fold_flags_restore(fold_flags f)
+{
+    if (_mm_getcsr() != f) _mm_setcsr(f);
+}
+#else
+typedef fexcept_t fold_flags;
+NCL_KINLINE fold_flags fold_flags_save(void)
+{
+    fexcept_t f;
+    fegetexceptflag(&f, FE_ALL_EXCEPT);
+    return f;
+}
+NCL_KINLINE void fold_flags_restore(fold_flags f) { fesetexceptflag(&f, FE_ALL_EXCEPT); }
+#endif
+
+/* fold_<sx>_<sy>(y, rel, ne, &y', &rel'): x rel y for every x of dtype sx,
+   as above. Defined for every pair; only those of two dtypes are used. */
+#define CMP_DEFINE_FOLD(Ex, sx, Tx, kx, Ey, sy, Ty, ky) CMP_DEFINE_FOLD_##kx(sx, Tx, sy, Ty, ky)
+#define CMP_DEFINE_FOLD_b CMP_DEFINE_FOLD_INT
+#define CMP_DEFINE_FOLD_i CMP_DEFINE_FOLD_INT
+#define CMP_DEFINE_FOLD_u CMP_DEFINE_FOLD_INT
+#define CMP_DEFINE_FOLD_f CMP_DEFINE_FOLD_FLOAT
+#define CMP_DEFINE_FOLD_INT(sx, Tx, sy, Ty, ky)                                         \
+    NCL_KINLINE int fold_##sx##_##sy(Ty y0, int rel, int ne, Tx *yx, int *rel2)         \
+    {                                                                                   \
+        const Ty y = CMP_NORM_##ky(y0);                                                 \
+        *rel2 = rel;                                                                    \
+        if (CMP_ISNAN_##ky(y)) return ne ? FOLD_ALL : FOLD_NONE;                        \
+        double t = 0.0; /* a float y: the whole number standing for it */             \
+        if (CMP_FLOATS_##ky) {                                                          \
+            const double d = (double)y, fl = floor(d);                                  \
+            if (rel == REL_EQ && fl != d) return ne ? FOLD_ALL : FOLD_NONE;             \
+            t = rel == REL_LT || rel == REL_GE ? ceil(d) : fl;                          \
+        }                                                                               \
+        const Tx lo = (Tx)CMP_MIN_##sx, hi = (Tx)CMP_MAX_##sx;                         \
+        if (CMP_FLOATS_##ky ? rel_f64_##sx(t, lo, REL_LT) : rel_##sy##_##sx(y, lo, REL_LT)) \
+            return fold_const(rel, ne, 1);                                              \
+        if (CMP_FLOATS_##ky ? rel_f64_##sx(t, hi, REL_GT) : rel_##sy##_##sx(y, hi, REL_GT)) \
+            return fold_const(rel, ne, 0);                                              \
+        *yx = CMP_FLOATS_##ky ? (Tx)t : (Tx)y; /* in range and whole: exact */          \
+        return FOLD_CMP;                                                                \
+    }
+#define CMP_DEFINE_FOLD_FLOAT(sx, Tx, sy, Ty, ky)                                       \
+    NCL_KINLINE int fold_##sx##_##sy(Ty y0, int rel, int ne, Tx *yx, int *rel2)         \
+    {                                                                                   \
+        const Ty y = CMP_NORM_##ky(y0);                                                 \
+        *rel2 = rel;                                                                    \
+        if (CMP_ISNAN_##ky(y)) return ne ? FOLD_ALL : FOLD_NONE;                        \
+        Tx r;                                                                           \
+        if (CMP_FLOATS_##ky && sizeof(Tx) < sizeof(Ty)) {                               \
+            /* the volatile copies keep the rounding between save and restore */        \
+            const fold_flags saved = fold_flags_save();                                 \
+            const volatile Ty vy = y;                                                   \
+            volatile Tx vr = (Tx)vy;                                                    \
+            r = vr;                                                                     \
+            fold_flags_restore(saved);                                                  \
+        } else {                                                                        \
+            r = (Tx)y;                                                                  \
+        }                                                                               \
+        *yx = r;                                                                        \
+        if (rel_##sx##_##sy(r, y, REL_EQ)) return FOLD_CMP;                             \
+        if (rel == REL_EQ) return ne ? FOLD_ALL : FOLD_NONE;                            \
+        const int r_below = rel_##sx##_##sy(r, y, REL_LT);                              \
+        if (rel == REL_LT || rel == REL_LE) {                                           \
+            *yx = r_below ? r : next_down_##sx(r);                                      \
+            *rel2 = REL_LE;                                                             \
+        } else {                                                                        \
+            *yx = r_below ? next_up_##sx(r) : r;                                        \
+            *rel2 = REL_GE;                                                             \
+        }                                                                               \
+        return FOLD_CMP;                                                                \
+    }
+NCL_DTYPE_PAIR_LIST(CMP_DEFINE_FOLD)
+#undef CMP_DEFINE_FOLD
+#undef CMP_DEFINE_FOLD_b
+#undef CMP_DEFINE_FOLD_i
+#undef CMP_DEFINE_FOLD_u
+#undef CMP_DEFINE_FOLD_f
+#undef CMP_DEFINE_FOLD_INT
+#undef CMP_DEFINE_FOLD_FLOAT
+
+/* n bools of value v at op, step os. */
+static NclStatus fill_bools(char *op, int64_t os, int64_t n, int v)
+{
+    if (os == 1) {
+        memset(op, v, (size_t)n);
+    } else {
+        for (int64_t i = 0; i < n; i++, op += os) *op = (char)v;
+    }
+    return NCL_OK;
+}
+
+/* x[i] rel y for the array x of dtype s (step xs) and one y of that dtype,
+   by the same-dtype kernel of the relation. */
+#define CMP_DEFINE_SAME_SCALAR(E, s, T, name, kind)                                     \
+    static NclStatus same_scalar_##s(int rel, int ne, NclKernelNode *self,                \
+                                     const NclKernelCtx *ctx, char *x, int64_t xs, T y,   \
+                                     char *op, int64_t os, int64_t n)                     \
+    {                                                                                     \
+        char *const args[3] = {x, (char *)&y, op};                                        \
+        const int64_t steps[3] = {xs, 0, os};                                             \
+        switch (rel) {                                                                    \
+        case REL_LT: return k_lt_##s##_##s(self, ctx, args, n, steps);                    \
+        case REL_LE: return k_le_##s##_##s(self, ctx, args, n, steps);                    \
+        case REL_GT: return k_gt_##s##_##s(self, ctx, args, n, steps);                    \
+        case REL_GE: return k_ge_##s##_##s(self, ctx, args, n, steps);                    \
+        default:                                                                          \
+            return ne ? k_ne_##s##_##s(self, ctx, args, n, steps)                         \
+                      : k_eq_##s##_##s(self, ctx, args, n, steps);                        \
+        }                                                                                 \
+    }
+NCL_DTYPE_LIST(CMP_DEFINE_SAME_SCALAR)
+#undef CMP_DEFINE_SAME_SCALAR
+
+/* A mixed pair's kernel with b (then a) a scalar; rel, ne: the kernel's
+   relation of a to b. */
+#define CMP_DEFINE_SCALAR_CASES(Ea, sa, Ta, ka, Eb, sb, Tb, kb)                           \
+    NCL_KINLINE NclStatus scalar_b_##sa##_##sb(int rel, int ne, NclKernelNode *self,      \
+                                               const NclKernelCtx *ctx, char *const *args, \
+                                               int64_t n, const int64_t *steps)           \
+    {                                                                                     \
+        Ta y = 0;                                                                         \
+        int rel2;                                                                         \
+        const int f = fold_##sa##_##sb(ncl_load_##Tb(args[1]), rel, ne, &y, &rel2);       \
+        if (f != FOLD_CMP) return fill_bools(args[2], steps[2], n, f);                    \
+        return same_scalar_##sa(rel2, ne, self, ctx, args[0], steps[0], y, args[2],       \
+                                steps[2], n);                                             \
+    }                                                                                     \
+    NCL_KINLINE NclStatus scalar_a_##sa##_##sb(int rel, int ne, NclKernelNode *self,      \
+                                               const NclKernelCtx *ctx, char *const *args, \
+                                               int64_t n, const int64_t *steps)           \
+    {                                                                                     \
+        Tb y = 0;                                                                         \
+        int rel2;                                                                         \
+        const int f =                                                                     \
+            fold_##sb##_##sa(ncl_load_##Ta(args[0]), rel_mirror(rel), ne, &y, &rel2);     \
+        if (f != FOLD_CMP) return fill_bools(args[2], steps[2], n, f);                    \
+        return same_scalar_##sb(rel2, ne, self, ctx, args[1], steps[1], y, args[2],       \
+                                steps[2], n);                                             \
+    }
+NCL_DTYPE_PAIR_LIST(CMP_DEFINE_SCALAR_CASES)
+#undef CMP_DEFINE_SCALAR_CASES
+
+/* The element loop of a pair of two dtypes, without scalar-operand cases:
+   contiguous operands (the output through ncl_ostream), an 8-byte operand at
+   step 16 (a[::2], as in NCL_DEFINE_BINARY_KERNEL), and any strides. The
+   vector loops need no runtime overlap test, nor the scalar copy of the
+   loop it guards: an output overlapping an input is the same elements (the
+   kernel contract), so no iteration reads what another writes. The pragma
+   sits in a function of its own: GCC drops it from a loop nested in the
+   output's segment loop. The scalar tail after the vector loops stays a
+   loop rather than up to 31 unrolled copies of the element code. */
+#if defined(__GNUC__) && !defined(__clang__)
+#  define CMP_IVDEP _Pragma("GCC unroll 1") _Pragma("GCC ivdep")
+#elif defined(__clang__)
+#  define CMP_IVDEP _Pragma("clang loop vectorize(assume_safety) unroll(disable)")
+#else
+#  define CMP_IVDEP
+#endif
+#define CMP_DEFINE_MIXED_LOOP(fname, Ta, Tb, OPFN)                                     \
+    NCL_KINLINE void fname##_run(char *d, const char *x, int64_t xs, const char *y,     \
+                                 int64_t ys, int64_t c)                                 \
+    {                                                                                   \
+        int fpe = 0;                                                                    \
+        CMP_IVDEP                                                                       \
+        for (int64_t i = 0; i < c; i++)                                                 \
+            ncl_store_ncl_bool(d + i, OPFN(ncl_load_##Ta(x + i * xs),                   \
+                                           ncl_load_##Tb(y + i * ys), &fpe));           \
+    }                                                                                   \
+    static NclStatus fname(NclKernelNode *self, const NclKernelCtx *ctx,                \
+                           char *const *args, int64_t n, const int64_t *steps)          \
+    {                                                                                   \
+        (void)self;                                                                     \
+        const char *ap = args[0], *bp = args[1];                                        \
+        char *op = args[2];                                                             \
+        const int64_t as = steps[0], bs = steps[1], os = steps[2];                      \
+        const int64_t za = (int64_t)sizeof(Ta), zb = (int64_t)sizeof(Tb);               \
+        if (os == 1 && (as == za || (za == 8 && as == 16)) &&                           \
+            (bs == zb || (zb == 8 && bs == 16 && as == za))) {                          \
+            NCL_OSTREAM(out_);                                                          \
+            for (ncl_ostream_begin(&out_, ctx, op, n, 1); ncl_ostream_next(&out_);) {   \
+                const char *const x_ = ap + out_.i0 * as;                               \
+                const char *const y_ = bp + out_.i0 * bs;                               \
+                if (as == za && bs == zb)                                               \
+                    fname##_run(out_.dst, x_, za, y_, zb, out_.cnt);                    \
+                else if (as == 16)                                                      \
+                    fname##_run(out_.dst, x_, 16, y_, zb, out_.cnt);                    \
+                else                                                                    \
+                    fname##_run(out_.dst, x_, za, y_, 16, out_.cnt);                    \
+            }                                                                           \
+        } else {                                                                        \
+            int fpe = 0;                                                                \
+            for (int64_t i = 0; i < n; i++, ap += as, bp += bs, op += os)               \
+                ncl_store_ncl_bool(op, OPFN(ncl_load_##Ta(ap), ncl_load_##Tb(bp), &fpe)); \
+        }                                                                               \
+        return NCL_OK;                                                                  \
+    }
+
+/* ---- the kernels ----------------------------------------------------------
+   A dtype with itself: the element loop with its scalar-operand cases.
+   Two dtypes: the scalar cases above, and an element loop without them;
+   EQ and NE of (b, a) with b after a in the dtype order are those of (a, b),
+   operands exchanged (the relations are symmetric), which leaves three
+   quarters of the mixed loops. GT and GE of any pair run the LT and LE
+   loops of the swapped pair. Which form a pair takes is a constant; the
+   loops a pair does not use are never referenced, and not compiled. */
+
 /* The relation of each loop, and whether it is NE. */
 #define CMP_REL_eq REL_EQ, 0
 #define CMP_REL_ne REL_EQ, 1
 #define CMP_REL_lt REL_LT, 0
 #define CMP_REL_le REL_LE, 0
-#define CMP_DEFINE_LOOP_(op, Ea, sa, Ta, ka, Eb, sb, Tb, kb)                            \
-    NCL_DEFINE_BINARY_KERNEL(loop_##op##_##sa##_##sb, Ta, Tb, ncl_bool, op##_##sa##_##sb) \
-    static NclStatus k_##op##_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx,  \
+#define CMP_DEFINE_LOOP_(op, Ea, sa, Ta, ka, Eb, sb, Tb, kb)                                 \
+    NCL_DEFINE_BINARY_KERNEL(loop_##op##_##sa##_##sb, Ta, Tb, ncl_bool, op##_##sa##_##sb)     \
+    CMP_DEFINE_MIXED_LOOP(mloop_##op##_##sa##_##sb, Ta, Tb, op##_##sa##_##sb)                 \
+    static NclStatus k_##op##_##sa##_##sb(NclKernelNode *self, const NclKernelCtx *ctx,       \
                                           char *const *args, int64_t n, const int64_t *steps) \
-    {                                                                                   \
-        return run_quiet(CMP_FLOATS_##ka | CMP_FLOATS_##kb, CMP_REL_##op, Ea, Eb,       \
-                         loop_##op##_##sa##_##sb, self, ctx, args, n, steps);           \
+    {                                                                                        \
+        const int floats = CMP_FLOATS_##ka | CMP_FLOATS_##kb;                                \
+        if (Ea == Eb)                                                                        \
+            return run_quiet(floats, CMP_REL_##op, Ea, Eb, loop_##op##_##sa##_##sb, self,    \
+                             ctx, args, n, steps);                                           \
+        if (CMP_IS_SYMMETRIC_##op && Ea > Eb)                                                \
+            return run_swapped(k_##op##_##sb##_##sa, self, ctx, args, n, steps);            \
+        if (steps[1] == 0)                                                                   \
+            return scalar_b_##sa##_##sb(CMP_REL_##op, self, ctx, args, n, steps);           \
+        if (steps[0] == 0)                                                                   \
+            return scalar_a_##sa##_##sb(CMP_REL_##op, self, ctx, args, n, steps);           \
+        return run_quiet(floats, CMP_REL_##op, Ea, Eb, mloop_##op##_##sa##_##sb, self, ctx,  \
+                         args, n, steps);                                                    \
     }
+#define CMP_IS_SYMMETRIC_eq 1
+#define CMP_IS_SYMMETRIC_ne 1
+#define CMP_IS_SYMMETRIC_lt 0
+#define CMP_IS_SYMMETRIC_le 0
 #define CMP_DEFINE_LOOPS(Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
     CMP_DEFINE_LOOP_(eq, Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
     CMP_DEFINE_LOOP_(ne, Ea, sa, Ta, ka, Eb, sb, Tb, kb)  \
@@ -283,6 +607,10 @@ NCL_KINLINE NclStatus run_swapped(NclKernelFn loop, NclKernelNode *self, const N
 NCL_DTYPE_PAIR_LIST(CMP_DEFINE_LOOPS)
 #undef CMP_DEFINE_LOOPS
 #undef CMP_DEFINE_LOOP_
+#undef CMP_IS_SYMMETRIC_eq
+#undef CMP_IS_SYMMETRIC_ne
+#undef CMP_IS_SYMMETRIC_lt
+#undef CMP_IS_SYMMETRIC_le
 #undef CMP_REL_eq
 #undef CMP_REL_ne
 #undef CMP_REL_lt
