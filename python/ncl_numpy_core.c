@@ -563,23 +563,74 @@ static void uninstall_sort(void)
 
 /* NumPy keeps a pointer to the handler in every array it allocates, so the
    handler is static and never changes while an array made with it lives:
-   it is filled once, from NCLib's handler current at the first install. */
+   it is filled once, from NCLib's handler current at the first install.
+
+   In front of NCLib's allocator sits a cache of freed small blocks like
+   NumPy's own default handler has (up to SMALL_CACHE_BLOCKS blocks of each
+   size below SMALL_CACHE_BYTES): without it np.empty(8) measured 11 % slower
+   than with NumPy's handler (docs/NUMPY.md). NumPy's cache relies on the GIL,
+   and so does this one: it is used only while the calling thread holds the
+   GIL, and every block in it came from NCLib's malloc with that size, so it
+   goes back to NCLib's free with the size NCLib expects. */
+#define SMALL_CACHE_BYTES 1024
+#define SMALL_CACHE_BLOCKS 7
 static PyDataMem_Handler ncl_mem_handler;
 static PyObject *ncl_mem_capsule;
+static NclMemAllocator ncl_inner;
+static struct { int n; void *p[SMALL_CACHE_BLOCKS]; } small_cache[SMALL_CACHE_BYTES];
+
+static void *cached_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (size > 0 && size < SMALL_CACHE_BYTES && small_cache[size].n > 0 && PyGILState_Check())
+        return small_cache[size].p[--small_cache[size].n];
+    return ncl_inner.malloc(ncl_inner.ctx, size);
+}
+
+static void *cached_calloc(void *ctx, size_t nelem, size_t elsize)
+{
+    (void)ctx;
+    size_t size = nelem * elsize;
+    if (elsize != 0 && size / elsize == nelem && size > 0 && size < SMALL_CACHE_BYTES &&
+        small_cache[size].n > 0 && PyGILState_Check()) {
+        void *p = small_cache[size].p[--small_cache[size].n];
+        memset(p, 0, size);
+        return p;
+    }
+    return ncl_inner.calloc(ncl_inner.ctx, nelem, elsize);
+}
+
+static void *cached_realloc(void *ctx, void *ptr, size_t new_size)
+{
+    (void)ctx;
+    return ncl_inner.realloc(ncl_inner.ctx, ptr, new_size);
+}
+
+static void cached_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    if (ptr != NULL && size > 0 && size < SMALL_CACHE_BYTES &&
+        small_cache[size].n < SMALL_CACHE_BLOCKS && PyGILState_Check()) {
+        small_cache[size].p[small_cache[size].n++] = ptr;
+        return;
+    }
+    ncl_inner.free(ncl_inner.ctx, ptr, size);
+}
 
 static PyObject *mem_capsule(void)
 {
     if (ncl_mem_capsule == NULL) {
         const NclMemHandler *h = NclDataMem_GetHandler();
         if (h == NULL) h = NclMemDefaultHandler();
+        ncl_inner = h->allocator;
         memset(&ncl_mem_handler, 0, sizeof ncl_mem_handler);
         snprintf(ncl_mem_handler.name, sizeof ncl_mem_handler.name, "%s", h->name);
         ncl_mem_handler.version = 1;
-        ncl_mem_handler.allocator.ctx = h->allocator.ctx;
-        ncl_mem_handler.allocator.malloc = h->allocator.malloc;
-        ncl_mem_handler.allocator.calloc = h->allocator.calloc;
-        ncl_mem_handler.allocator.realloc = h->allocator.realloc;
-        ncl_mem_handler.allocator.free = h->allocator.free;
+        ncl_mem_handler.allocator.ctx = NULL;
+        ncl_mem_handler.allocator.malloc = cached_malloc;
+        ncl_mem_handler.allocator.calloc = cached_calloc;
+        ncl_mem_handler.allocator.realloc = cached_realloc;
+        ncl_mem_handler.allocator.free = cached_free;
         ncl_mem_capsule = PyCapsule_New(&ncl_mem_handler, "mem_handler", NULL);
     }
     return ncl_mem_capsule;

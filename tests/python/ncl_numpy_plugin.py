@@ -6,6 +6,8 @@ installs the adapter (loops, sorts, NEP 49 handler, threads) when pytest is
 configured, before NumPy's test modules are collected, and routes every
 replaced loop call through NCLib whatever its length (set_min_elements(0)),
 so NumPy's own tests exercise NCLib on the small arrays they mostly use.
+NCL_NUMPY_PARTS (e.g. "loops,sort") installs only the parts named, for
+finding which part a failure or a slowdown comes from.
 NCL_NUMPY_STATUS_FILE, when set, receives ncl_numpy.status() as JSON at the
 end, so a runner can check that NCLib really ran.
 """
@@ -16,7 +18,12 @@ import ncl_numpy
 
 
 def pytest_configure(config):
-    ncl_numpy.install()
+    parts = os.environ.get("NCL_NUMPY_PARTS")
+    if parts is None:
+        ncl_numpy.install()
+    else:
+        names = {p.strip() for p in parts.split(",") if p.strip()}
+        ncl_numpy.install(**{k: k in names for k in ("loops", "sort", "memory", "threads")})
     ncl_numpy.set_min_elements(0)
 
 
