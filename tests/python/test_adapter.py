@@ -258,3 +258,26 @@ def test_info_ledger_settings():
         ncl_numpy.set_num_threads(-1)
     with pytest.raises(TypeError):
         ncl_numpy.install(bogus=True)
+
+
+def test_uninstall_leaves_ncl_hooks_alone():
+    # The ledger is a level-1 hook on every chain: a user's hooks stay too.
+    ncl_numpy.ledger_reset()
+    ncl_numpy.ledger_enable(True)
+    try:
+        ncl_numpy.install()
+        ncl_numpy.uninstall()
+        ncl_numpy.call("unary", "sqrt", np.ones(10))
+        rows = ncl_numpy.ledger()
+    finally:
+        ncl_numpy.ledger_enable(False)
+    assert any(r["op"] == "sqrt" for r in rows)
+
+
+def test_incompatible_numpy_is_refused():
+    import subprocess
+    import sys
+    code = ("import numpy; numpy.__version__ = '2.0.0'\n"
+            "try:\n    import ncl_numpy\nexcept ImportError as e:\n    print('refused:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "refused:" in out.stdout and "NumPy >= 1.22 and < 2.0" in out.stdout
