@@ -72,6 +72,7 @@ typedef struct ncl_kernel_entry {
 #  define ncl_k_sort_count      NCL_ISA_RENAME(ncl_k_sort_count)
 #  define ncl_k_reduce_table    NCL_ISA_RENAME(ncl_k_reduce_table)
 #  define ncl_k_reduce_count    NCL_ISA_RENAME(ncl_k_reduce_count)
+#  define ncl_k_tables          NCL_ISA_RENAME(ncl_k_tables)
 #endif
 
 /* Declares one table of one variant: NCL_KERNEL_TABLE_DECLARE_(binary, _avx2);
@@ -82,6 +83,18 @@ typedef struct ncl_kernel_entry {
 #define NCL_X_(name) NCL_KERNEL_TABLE_DECLARE_(name, )
 NCL_KERNEL_TABLE_LIST(NCL_X_)
 #undef NCL_X_
+
+/* One table of built-in kernels and its length. */
+typedef struct ncl_kernel_table {
+    const ncl_kernel_entry *entries;
+    const size_t *count;
+} ncl_kernel_table;
+#define NCL_X_(name) +1
+enum { NCL_KERNEL_TABLE_COUNT = 0 NCL_KERNEL_TABLE_LIST(NCL_X_) };
+#undef NCL_X_
+/* A variant's tables in NCL_KERNEL_TABLE_LIST order (ncl_tables.c):
+   ncl_k_tables in the baseline, ncl_k_tables_avx2, ... in the others. */
+extern const ncl_kernel_table ncl_k_tables[NCL_KERNEL_TABLE_COUNT];
 
 /* Unaligned-safe loads and stores (compile to plain moves). */
 #define NCL_LOAD(T, p) ncl_load_##T(p)

@@ -31,46 +31,20 @@ typedef struct registry {
 static registry *the_registry;  /* published with a release store once built */
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
-typedef struct table_ref {
-    const ncl_kernel_entry *entries;
-    const size_t *count;
-} table_ref;
-
-/* Every variant's tables, by ncl_isa; the registry is built from the chosen
-   variant's (cpu.h). */
-#define NCL_X_(name) +1
-enum { NCL_TABLE_COUNT = 0 NCL_KERNEL_TABLE_LIST(NCL_X_) };
-#undef NCL_X_
-#define NCL_X_(name) { NCL_KTABLE_ISA(name, NCL_SFX_), &NCL_KCOUNT_ISA(name, NCL_SFX_) },
-#define NCL_SFX_
-static const table_ref tables_baseline[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
-#undef NCL_SFX_
-#ifdef NCL_HAVE_ISA_AVX2
-#define NCL_SFX_ _avx2
-#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx2)
-NCL_KERNEL_TABLE_LIST(NCL_Y_)
-#undef NCL_Y_
-static const table_ref tables_avx2[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
-#undef NCL_SFX_
-#endif
-#ifdef NCL_HAVE_ISA_AVX512
-#define NCL_SFX_ _avx512
-#define NCL_Y_(name) NCL_KERNEL_TABLE_DECLARE_(name, _avx512)
-NCL_KERNEL_TABLE_LIST(NCL_Y_)
-#undef NCL_Y_
-static const table_ref tables_avx512[] = { NCL_KERNEL_TABLE_LIST(NCL_X_) };
-#undef NCL_SFX_
-#endif
+/* Every variant's tables, by ncl_isa (kernels/ncl_tables.c); the registry
+   is built from the chosen variant's (runtime/cpu.h). A level this build
+   lacks has no tables: they are declared weak, so the address is null and
+   no missing symbol is referred to (the chosen level is always built). */
+#define NCL_X_(E, n, needs) \
+    extern const ncl_kernel_table ncl_k_tables_##n[NCL_KERNEL_TABLE_COUNT] __attribute__((weak));
+NCL_ISA_LEVEL_LIST(NCL_X_)
 #undef NCL_X_
 
-static const table_ref *const variant_tables[NCL_ISA_COUNT] = {
-    [NCL_ISA_BASELINE] = tables_baseline,
-#ifdef NCL_HAVE_ISA_AVX2
-    [NCL_ISA_AVX2] = tables_avx2,
-#endif
-#ifdef NCL_HAVE_ISA_AVX512
-    [NCL_ISA_AVX512] = tables_avx512,
-#endif
+static const ncl_kernel_table *const variant_tables[NCL_ISA_COUNT] = {
+    [NCL_ISA_BASELINE] = ncl_k_tables,
+#define NCL_X_(E, n, needs) [NCL_ISA_##E] = ncl_k_tables_##n,
+    NCL_ISA_LEVEL_LIST(NCL_X_)
+#undef NCL_X_
 };
 
 /* ---- keys ---------------------------------------------------------------------- */
@@ -130,9 +104,9 @@ static uint64_t entry_key(const ncl_kernel_entry *e)
    allowed to corrupt a chain. */
 static registry *build(void)
 {
-    const table_ref *tables = variant_tables[ncl_isa_selected()];
+    const ncl_kernel_table *tables = variant_tables[ncl_isa_selected()];
     size_t total = 0;
-    for (size_t t = 0; t < NCL_TABLE_COUNT; t++) total += *tables[t].count;
+    for (size_t t = 0; t < NCL_KERNEL_TABLE_COUNT; t++) total += *tables[t].count;
     size_t nslots = 16;
     while (nslots < 2 * total) nslots *= 2;  /* load factor <= 1/2: short probes */
 
@@ -150,7 +124,7 @@ static registry *build(void)
     r->builtins = nodes;
 
     size_t used = 0;
-    for (size_t t = 0; t < NCL_TABLE_COUNT; t++) {
+    for (size_t t = 0; t < NCL_KERNEL_TABLE_COUNT; t++) {
         for (size_t i = 0; i < *tables[t].count; i++) {
             const ncl_kernel_entry *e = &tables[t].entries[i];
             if (!entry_valid(e)) continue;

@@ -74,48 +74,38 @@ uint32_t ncl_cpu_features(void)
 
 /* ---- levels ----------------------------------------------------------------------- */
 
-/* The features each level's build flags (cmake/NclIsa.cmake) let the
-   compiler use; each level includes the one below. */
-#define AVX2_NEEDS                                                                        \
-    (NCL_CPU_BIT(avx) | NCL_CPU_BIT(avx2) | NCL_CPU_BIT(fma) | NCL_CPU_BIT(bmi1) |         \
-     NCL_CPU_BIT(bmi2) | NCL_CPU_BIT(lzcnt) | NCL_CPU_BIT(popcnt) | NCL_CPU_BIT(f16c) |    \
-     NCL_CPU_BIT(movbe))
-#define AVX512_BITS                                                                       \
-    (NCL_CPU_BIT(avx512f) | NCL_CPU_BIT(avx512cd) | NCL_CPU_BIT(avx512bw) |                \
-     NCL_CPU_BIT(avx512dq) | NCL_CPU_BIT(avx512vl))
-
+/* Each level's name, the features its flags need beyond the level below
+   (cpu.h), and whether this build holds its kernels. */
 static const struct {
     const char *name;
     uint32_t needs;
+    int built;
 } levels[NCL_ISA_COUNT] = {
-    [NCL_ISA_BASELINE] = {"baseline", 0},
-    [NCL_ISA_AVX2] = {"avx2", AVX2_NEEDS},
-    [NCL_ISA_AVX512] = {"avx512", AVX2_NEEDS | AVX512_BITS},
+    [NCL_ISA_BASELINE] = {"baseline", 0, 1},
+#define NCL_X_(E, n, f) [NCL_ISA_##E] = {#n, f, NCL_IS_SET(NCL_HAVE_ISA_##E)},
+    NCL_ISA_LEVEL_LIST(NCL_X_)
+#undef NCL_X_
 };
+
+/* What a level needs: its own features and those of every level below. */
+static uint32_t level_needs(ncl_isa isa)
+{
+    uint32_t needs = 0;
+    for (int l = 0; l <= (int)isa; l++) needs |= levels[l].needs;
+    return needs;
+}
 
 const char *ncl_isa_name(ncl_isa isa)
 {
     return (unsigned)isa < NCL_ISA_COUNT ? levels[isa].name : "unknown";
 }
 
-int ncl_isa_built(ncl_isa isa)
-{
-    switch (isa) {
-    case NCL_ISA_BASELINE: return 1;
-#ifdef NCL_HAVE_ISA_AVX2
-    case NCL_ISA_AVX2: return 1;
-#endif
-#ifdef NCL_HAVE_ISA_AVX512
-    case NCL_ISA_AVX512: return 1;
-#endif
-    default: return 0;
-    }
-}
+int ncl_isa_built(ncl_isa isa) { return (unsigned)isa < NCL_ISA_COUNT && levels[isa].built; }
 
 int ncl_isa_cpu_supports(ncl_isa isa)
 {
     return (unsigned)isa < NCL_ISA_COUNT &&
-           (ncl_cpu_features() & levels[isa].needs) == levels[isa].needs;
+           (ncl_cpu_features() & level_needs(isa)) == level_needs(isa);
 }
 
 /* ---- NCL_DISABLE_CPU_FEATURES ------------------------------------------------------ */
@@ -126,7 +116,7 @@ static const struct {
 } disable_names[] = {
     {"AVX512F", NCL_CPU_BIT(avx512f)}, {"AVX512CD", NCL_CPU_BIT(avx512cd)},
     {"AVX512BW", NCL_CPU_BIT(avx512bw)}, {"AVX512DQ", NCL_CPU_BIT(avx512dq)},
-    {"AVX512VL", NCL_CPU_BIT(avx512vl)}, {"AVX512", AVX512_BITS},
+    {"AVX512VL", NCL_CPU_BIT(avx512vl)},
     {"AVX2", NCL_CPU_BIT(avx2)}, {"FMA", NCL_CPU_BIT(fma)}, {"FMA3", NCL_CPU_BIT(fma)},
     {"BMI", NCL_CPU_BIT(bmi1)}, {"BMI1", NCL_CPU_BIT(bmi1)}, {"BMI2", NCL_CPU_BIT(bmi2)},
     {"LZCNT", NCL_CPU_BIT(lzcnt)}, {"POPCNT", NCL_CPU_BIT(popcnt)},
@@ -142,9 +132,10 @@ static int name_is(const char *word, size_t len, const char *name)
 {
     if (strlen(name) != len) return 0;
     for (size_t i = 0; i < len; i++) {
-        char c = word[i];
+        char c = word[i], n = name[i];
         if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
-        if (c != name[i]) return 0;
+        if (n >= 'a' && n <= 'z') n = (char)(n - 'a' + 'A');
+        if (c != n) return 0;
     }
     return 1;
 }
@@ -163,6 +154,14 @@ static uint32_t disabled_by(const char *list)
         for (size_t k = 0; k < sizeof disable_names / sizeof disable_names[0]; k++) {
             if (!name_is(p, len, disable_names[k].name)) continue;
             off |= disable_names[k].clears;
+            known = 1;
+        }
+        /* A level's name takes away the features that level adds, which
+           turns it and every level above it off (AVX512: the five subsets);
+           a feature of the same name comes first (AVX2 is the feature). */
+        for (int l = NCL_ISA_BASELINE + 1; !known && l < NCL_ISA_COUNT; l++) {
+            if (!name_is(p, len, levels[l].name)) continue;
+            off |= levels[l].needs;
             known = 1;
         }
         /* Unknown names are kept for NclInfo, as far as they fit. */
@@ -187,7 +186,7 @@ static void choose(void)
     }
     chosen = NCL_ISA_BASELINE;
     for (int l = NCL_ISA_COUNT - 1; l > NCL_ISA_BASELINE; l--) {
-        if (ncl_isa_built((ncl_isa)l) && (f & levels[l].needs) == levels[l].needs) {
+        if (ncl_isa_built((ncl_isa)l) && (f & level_needs((ncl_isa)l)) == level_needs((ncl_isa)l)) {
             chosen = (ncl_isa)l;
             break;
         }

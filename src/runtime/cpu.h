@@ -8,21 +8,15 @@
  *
  * NCL_DISABLE_CPU_FEATURES is a list of feature names separated by commas or
  * spaces, in any case: AVX512F, AVX512CD, AVX512BW, AVX512DQ, AVX512VL,
- * AVX512 (all five), AVX2, FMA, BMI1, BMI2, LZCNT, POPCNT, F16C, MOVBE, AVX.
- * Disabling a feature disables every level that needs it. Unknown names are
- * ignored and reported by NclInfo.
+ * AVX2, FMA, BMI1, BMI2, LZCNT, POPCNT, F16C, MOVBE, AVX, or the name of a
+ * level, which takes away the features it adds over the level below
+ * (AVX512: all five subsets). Disabling a feature disables every level that
+ * needs it. Unknown names are ignored and reported by NclInfo.
  */
 #ifndef NCL_CPU_H
 #define NCL_CPU_H
 
 #include <stdint.h>
-
-typedef enum ncl_isa {
-    NCL_ISA_BASELINE = 0,   /* the toolchain's default flags (SSE2 on x86-64) */
-    NCL_ISA_AVX2 = 1,       /* x86-64-v3: AVX2, FMA, BMI1/2, LZCNT, POPCNT, F16C, MOVBE */
-    NCL_ISA_AVX512 = 2,     /* x86-64-v4: v3 plus AVX-512 F, CD, BW, DQ, VL */
-    NCL_ISA_COUNT
-} ncl_isa;
 
 /* The CPU features NCLib looks at, each true only when the OS also saves
    the registers it needs (xgetbv). */
@@ -38,6 +32,42 @@ enum {
     NCL_CPU_NFEATURES
 };
 #define NCL_CPU_BIT(f) (UINT32_C(1) << NCL_CPU_BITNO_##f)
+
+/* The kernel variants above the baseline, lowest first:
+     X(ENUM suffix, name, CPU features its flags let the compiler use
+       beyond the level below)
+   Adding a level: a line here and its flags in cmake/NclIsa.cmake (same
+   name). The enum, names, the choice at load, NclInfo and the kernel
+   registry's tables follow from this list; a build without the level
+   (cmake defines NCL_HAVE_ISA_<ENUM> for those it builds) has no tables
+   for it and never chooses it. */
+#define NCL_ISA_LEVEL_LIST(X)                                                       \
+    /* x86-64-v3 */                                                                 \
+    X(AVX2, avx2,                                                                   \
+      NCL_CPU_BIT(avx) | NCL_CPU_BIT(avx2) | NCL_CPU_BIT(fma) | NCL_CPU_BIT(bmi1) |  \
+          NCL_CPU_BIT(bmi2) | NCL_CPU_BIT(lzcnt) | NCL_CPU_BIT(popcnt) |            \
+          NCL_CPU_BIT(f16c) | NCL_CPU_BIT(movbe))                                   \
+    /* x86-64-v4: the AVX-512 subset common to Skylake-X and Zen 4 */               \
+    X(AVX512, avx512,                                                               \
+      NCL_CPU_BIT(avx512f) | NCL_CPU_BIT(avx512cd) | NCL_CPU_BIT(avx512bw) |         \
+          NCL_CPU_BIT(avx512dq) | NCL_CPU_BIT(avx512vl))
+
+typedef enum ncl_isa {
+    NCL_ISA_BASELINE = 0, /* the toolchain's default flags (SSE2 on x86-64) */
+#define NCL_X_(E, name, needs) NCL_ISA_##E,
+    NCL_ISA_LEVEL_LIST(NCL_X_)
+#undef NCL_X_
+    NCL_ISA_COUNT
+} ncl_isa;
+
+/* 1 when the macro m is defined as 1, 0 when it is not defined: lets an
+   X-macro ask whether a level was built (NCL_HAVE_ISA_<ENUM>), which #ifdef
+   cannot do inside a macro. */
+#define NCL_IS_SET(m) NCL_IS_SET_(m)
+#define NCL_IS_SET_(v) NCL_IS_SET__(NCL_IS_SET_PROBE_##v)
+#define NCL_IS_SET__(probe) NCL_IS_SET_PICK_(probe 1, 0, ~)
+#define NCL_IS_SET_PICK_(a, b, ...) b
+#define NCL_IS_SET_PROBE_1 ~,
 
 /* What the CPU has (read once); 0 off x86. */
 uint32_t ncl_cpu_features(void);
