@@ -40,7 +40,7 @@ if(NCL_SANITIZE)
   # library allocates with less than the struct's declared 128-byte
   # alignment: UBSan would report liburcu's bug in every call. Calling the
   # library's out-of-line read lock instead keeps that access inside
-  # liburcu-bp itself (src/hooks.c honours NCL_URCU_NO_INLINE).
+  # liburcu-bp itself (src/hooks/hooks.c honours NCL_URCU_NO_INLINE).
   set(NCL_SANITIZER_DEFINITIONS "")
   if("undefined" IN_LIST _ncl_san_list)
     set(NCL_SANITIZER_DEFINITIONS NCL_URCU_NO_INLINE)

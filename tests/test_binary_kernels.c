@@ -1018,7 +1018,7 @@ END_TEST
 
 /* ---- fused casts ---------------------------------------------------------------------
    An int32 or float32 operand beside a float64 one runs a fused kernel that
-   converts in registers (src/plan.h) unless a user kernel is hooked on the
+   converts in registers (src/exec/plan.h) unless a user kernel is hooked on the
    float64 loop, which then sees the call with the operand cast through a
    buffer. Both paths must give the same bits (any NaN matching any NaN) and
    the same FP flags, over edge values, lengths around the vector widths and

@@ -381,7 +381,7 @@ START_TEST(t_sort_split_is_sorted)
 }
 END_TEST
 
-/* One long slice is split by value across threads (src/sort.c): every
+/* One long slice is split by value across threads (src/defaults/sort.c): every
    dtype, both kinds and argsort give the same bits on 1, 2 and 3 threads
    for random data with duplicates, -0.0, +0.0 and NaNs of both signs,
    sorted, reversed and nearly constant input, at lengths just below and
