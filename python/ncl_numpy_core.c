@@ -662,6 +662,13 @@ static int uninstall_memory(void)
     if (mine == NULL) return -1;
     Py_DECREF(mine);
     Py_CLEAR(saved_mem_handler);
+    /* Give the cached blocks back to NCLib (the GIL is held). Arrays made
+       with the handler may still free into the cache later: at most
+       SMALL_CACHE_BLOCKS blocks of each size stay until the next install. */
+    for (size_t size = 1; size < SMALL_CACHE_BYTES; size++) {
+        while (small_cache[size].n > 0)
+            ncl_inner.free(ncl_inner.ctx, small_cache[size].p[--small_cache[size].n], size);
+    }
     return 0;
 }
 
