@@ -2,7 +2,8 @@
 """Differential test of the ncl_numpy adapter, in one process: every loop the
 adapter replaces, computed by NumPy's own loops and then with NCLib's under
 NumPy, over layouts (contiguous, strided, negative, zero-stride scalar,
-in-place, where=, reduce, accumulate, large enough to split over threads)
+in-place, where=, casting buffers, reduce, accumulate, large enough to split
+over threads)
 and the edge values of each dtype (+-0, +-inf, NaN, subnormals, integer
 min/max, MIN // -1, shifts >= the width).
 
@@ -133,6 +134,11 @@ def cases(uf, types, quick):
                 call(a0, y, out=y)
                 return y
             out.append(("in-place-right", inplace_right))
+    # Operands of another dtype, cast by NumPy in buffers of 8192 elements.
+    other = np.float32 if dt_in == np.float64 else np.float64
+    sig = tuple(np.dtype(c) for c in types)
+    out.append(("buffered-cast", lambda: call(*[np.resize(x, 20000).astype(other) for x in ins],
+                                             signature=sig, casting="unsafe")))
     mask = (np.arange(n) % 7) < 4
 
     def masked():
