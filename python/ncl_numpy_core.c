@@ -576,11 +576,14 @@ static void uninstall_sort(void)
 
    In front of NCLib's allocator sits a cache of freed small blocks like
    NumPy's own default handler has (up to SMALL_CACHE_BLOCKS blocks of each
-   size below SMALL_CACHE_BYTES): without it np.empty(8) measured 11 % slower
-   than with NumPy's handler (docs/NUMPY.md). NumPy's cache relies on the GIL,
-   and so does this one: it is used only while the calling thread holds the
-   GIL, and every block in it came from NCLib's malloc with that size, so it
-   goes back to NCLib's free with the size NCLib expects. */
+   size below SMALL_CACHE_BYTES): without it np.empty(100) measured 125-130 ns
+   against 116-117 ns with it. NumPy calls a data handler only with the GIL
+   held: its own default handler keeps such a cache without a lock (and its
+   calloc releases the GIL around large allocations, which needs it held).
+   This cache relies on the same rule, without checking it (PyGILState_Check
+   is a thread-local lookup: 3.5 % of np.empty(8) in a profile). Every block in
+   it came from NCLib's malloc with that size, so it goes back to NCLib's
+   free with the size NCLib expects. */
 #define SMALL_CACHE_BYTES 1024
 #define SMALL_CACHE_BLOCKS 7
 static PyDataMem_Handler ncl_mem_handler;
@@ -591,7 +594,7 @@ static struct { int n; void *p[SMALL_CACHE_BLOCKS]; } small_cache[SMALL_CACHE_BY
 static void *cached_malloc(void *ctx, size_t size)
 {
     (void)ctx;
-    if (size > 0 && size < SMALL_CACHE_BYTES && small_cache[size].n > 0 && PyGILState_Check())
+    if (size > 0 && size < SMALL_CACHE_BYTES && small_cache[size].n > 0)
         return small_cache[size].p[--small_cache[size].n];
     return ncl_inner.malloc(ncl_inner.ctx, size);
 }
@@ -601,7 +604,7 @@ static void *cached_calloc(void *ctx, size_t nelem, size_t elsize)
     (void)ctx;
     size_t size = nelem * elsize;
     if (elsize != 0 && size / elsize == nelem && size > 0 && size < SMALL_CACHE_BYTES &&
-        small_cache[size].n > 0 && PyGILState_Check()) {
+        small_cache[size].n > 0) {
         void *p = small_cache[size].p[--small_cache[size].n];
         memset(p, 0, size);
         return p;
@@ -619,7 +622,7 @@ static void cached_free(void *ctx, void *ptr, size_t size)
 {
     (void)ctx;
     if (ptr != NULL && size > 0 && size < SMALL_CACHE_BYTES &&
-        small_cache[size].n < SMALL_CACHE_BLOCKS && PyGILState_Check()) {
+        small_cache[size].n < SMALL_CACHE_BLOCKS) {
         small_cache[size].p[small_cache[size].n++] = ptr;
         return;
     }
