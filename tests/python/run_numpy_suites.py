@@ -62,6 +62,8 @@ def run(label, args, work, hooked):
     if args.workers > 1:
         cmd += ["-n", str(args.workers)]
     if hooked:
+        for stale in glob.glob(os.path.join(work, "status.*")):
+            os.remove(stale)  # a previous run's counts must not count
         env["PYTHONPATH"] = os.pathsep.join([args.adapter, HERE] +
                                             ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env["NCL_NUMPY_STATUS_FILE"] = os.path.join(work, "status")
