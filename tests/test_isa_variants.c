@@ -29,10 +29,11 @@
 #include "runtime/cpu.h"
 #include "ncl_kernel.h"
 
-/* Every level's tables (kernels/ncl_tables.c); weak, so a level this build
-   lacks has none. */
-#define NCL_X_(E, n, needs) \
-    extern const ncl_kernel_table ncl_k_tables_##n[NCL_KERNEL_TABLE_COUNT] __attribute__((weak));
+/* Every level's tables (kernels/ncl_tables.c); a level this build lacks has
+   none (a weak, null reference). */
+#define NCL_X_(E, n, needs)                                                      \
+    extern const ncl_kernel_table ncl_k_tables_##n[NCL_KERNEL_TABLE_COUNT]     \
+        NCL_ISA_WEAK_UNLESS_BUILT(E);
 NCL_ISA_LEVEL_LIST(NCL_X_)
 #undef NCL_X_
 static const ncl_kernel_table *const level_tables[NCL_ISA_COUNT] = {

@@ -33,10 +33,11 @@ static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Every variant's tables, by ncl_isa (kernels/ncl_tables.c); the registry
    is built from the chosen variant's (runtime/cpu.h). A level this build
-   lacks has no tables: they are declared weak, so the address is null and
-   no missing symbol is referred to (the chosen level is always built). */
-#define NCL_X_(E, n, needs) \
-    extern const ncl_kernel_table ncl_k_tables_##n[NCL_KERNEL_TABLE_COUNT] __attribute__((weak));
+   lacks has no tables: its reference is weak, so the address is null (the
+   chosen level is always built). */
+#define NCL_X_(E, n, needs)                                                      \
+    extern const ncl_kernel_table ncl_k_tables_##n[NCL_KERNEL_TABLE_COUNT]     \
+        NCL_ISA_WEAK_UNLESS_BUILT(E);
 NCL_ISA_LEVEL_LIST(NCL_X_)
 #undef NCL_X_
 

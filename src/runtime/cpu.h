@@ -69,6 +69,17 @@ typedef enum ncl_isa {
 #define NCL_IS_SET_PICK_(a, b, ...) b
 #define NCL_IS_SET_PROBE_1 ~,
 
+/* The attribute of a declaration of what only level E's objects define:
+   none when the level is built (a plain reference, which also pulls the
+   level's objects out of the static archive), weak when it is not (a null
+   address, and no missing symbol). A weak reference alone would leave a
+   built level's objects in the archive. */
+#define NCL_ISA_WEAK_UNLESS_BUILT(E) NCL_ISA_WEAK_UNLESS_(NCL_IS_SET(NCL_HAVE_ISA_##E))
+#define NCL_ISA_WEAK_UNLESS_(b) NCL_ISA_WEAK_UNLESS__(b)
+#define NCL_ISA_WEAK_UNLESS__(b) NCL_ISA_WEAK_UNLESS_##b
+#define NCL_ISA_WEAK_UNLESS_1
+#define NCL_ISA_WEAK_UNLESS_0 __attribute__((weak))
+
 /* What the CPU has (read once); 0 off x86. */
 uint32_t ncl_cpu_features(void);
 
