@@ -98,7 +98,9 @@ def main():
     ap.add_argument("--work", help="folder for logs and junit files (default: a new temp folder)")
     args = ap.parse_args()
     args.adapter = os.path.abspath(args.adapter)
-    work = args.work or tempfile.mkdtemp(prefix="ncl-numpy-suites-")
+    # Absolute: pytest runs inside it, and its junit and status paths are
+    # read from here.
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="ncl-numpy-suites-"))
     os.makedirs(work, exist_ok=True)
     print(f"numpy suites: {' '.join(args.suites)}; logs in {work}", flush=True)
 
