@@ -417,9 +417,10 @@ END_TEST
 
 /* ---- registration --------------------------------------------------------------- */
 
+/* The pool's workers may run the chain: the counts are atomic. */
 typedef struct {
     NclKernelNode node;
-    int calls, bad;
+    atomic_int calls, bad;
     int op;
     NclDType sig[3];
 } spy_node;
@@ -428,10 +429,10 @@ static NclStatus spy_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *
                             int64_t n, const int64_t *steps)
 {
     spy_node *s = NCL_CONTAINER_OF(self, spy_node, node);
-    s->calls++;
+    atomic_fetch_add(&s->calls, 1);
     if (ctx->subsystem != NCL_SUBSYSTEM_COMPARE || ctx->op != s->op || ctx->nin != 2 ||
         ctx->nout != 1 || ctx->signature == NULL || memcmp(ctx->signature, s->sig, sizeof s->sig))
-        s->bad++;
+        atomic_fetch_add(&s->bad, 1);
     return NclKernelNext(self, ctx, args, n, steps);
 }
 
@@ -456,9 +457,9 @@ START_TEST(t_registration)
         NCL_CHECK_OK(NclKernelUnhook(&s.node.list));
         ck_assert_msg(st == NCL_OK, "%s(%s, %s): %s", op_names[op], NclDTypeName(ta),
                       NclDTypeName(tb), NclLastError());
-        ck_assert_msg(s.calls > 0, "%s(%s, %s) did not run its kernel chain", op_names[op],
-                      NclDTypeName(ta), NclDTypeName(tb));
-        ck_assert_msg(s.bad == 0, "%s(%s, %s): the kernel context names another loop",
+        ck_assert_msg(atomic_load(&s.calls) > 0, "%s(%s, %s) did not run its kernel chain",
+                      op_names[op], NclDTypeName(ta), NclDTypeName(tb));
+        ck_assert_msg(atomic_load(&s.bad) == 0, "%s(%s, %s): the kernel context names another loop",
                       op_names[op], NclDTypeName(ta), NclDTypeName(tb));
         for (int i = 0; i < 5; i++)
             ck_assert_int_eq((int)ncl_test_get_u(out, i),

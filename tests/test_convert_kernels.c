@@ -547,9 +547,10 @@ END_TEST
 
 /* ---- registration ------------------------------------------------------------------- */
 
+/* The pool's workers may run the chain: the counts are atomic. */
 typedef struct {
     NclKernelNode node;
-    int calls, bad;
+    atomic_int calls, bad;
     NclDType sig[2];
 } spy_node;
 
@@ -557,10 +558,10 @@ static NclStatus spy_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *
                             int64_t n, const int64_t *steps)
 {
     spy_node *s = NCL_CONTAINER_OF(self, spy_node, node);
-    s->calls++;
+    atomic_fetch_add(&s->calls, 1);
     if (ctx->subsystem != NCL_SUBSYSTEM_CONVERT || ctx->op != NCL_CONVERT_ASTYPE ||
         ctx->signature == NULL || memcmp(ctx->signature, s->sig, sizeof s->sig))
-        s->bad++;
+        atomic_fetch_add(&s->bad, 1);
     return NclKernelNext(self, ctx, args, n, steps);
 }
 
@@ -579,9 +580,9 @@ START_TEST(t_registration)
     const NclStatus st = NclConvert(NCL_CONVERT_ASTYPE, a, &out, &p);
     NCL_CHECK_OK(NclKernelUnhook(&s.node.list));
     ck_assert_msg(st == NCL_OK, "astype %s -> %s: %s", NclDTypeName(from), NclDTypeName(to), NclLastError());
-    ck_assert_msg(s.calls > 0, "astype %s -> %s did not run its kernel chain", NclDTypeName(from),
-                  NclDTypeName(to));
-    ck_assert_int_eq(s.bad, 0);
+    ck_assert_msg(atomic_load(&s.calls) > 0, "astype %s -> %s did not run its kernel chain",
+                  NclDTypeName(from), NclDTypeName(to));
+    ck_assert_int_eq(atomic_load(&s.bad), 0);
     for (int i = 0; i < 5; i++) ck_assert(ncl_test_get_d(out, i) == 1.0);
     NclArrayRelease(out);
     NclArrayRelease(a);

@@ -1309,7 +1309,9 @@ static split_dd split_add(split_dd a, split_dd b)
     return r;
 }
 
-static int split_checked;
+/* Long reductions split across the pool's workers, each running the
+   kernel: the count is atomic. */
+static atomic_int split_checked;
 
 static NclStatus split_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
                               int64_t n, const int64_t *steps)
@@ -1338,7 +1340,7 @@ static NclStatus split_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char
         ck_assert_msg(memcmp(&parts.hi, &whole.hi, 8) == 0 && memcmp(&parts.lo, &whole.lo, 8) == 0,
                       "n %lld: whole (%.17g, %.3g), parts (%.17g, %.3g)", (long long)n, whole.hi,
                       whole.lo, parts.hi, parts.lo);
-        split_checked++;
+        atomic_fetch_add(&split_checked, 1);
     }
     return NclKernelNext(self, ctx, args, n, steps);
 }
@@ -1353,7 +1355,7 @@ START_TEST(t_tree_split)
     NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_REDUCE, NCL_SUM, sig, &node.list));
     uint64_t seed = 99;
     static const int64_t lens[] = {1025, 2048, 3000, 5 * 1024 + 17, 16 * 1024, 40000};
-    split_checked = 0;
+    atomic_store(&split_checked, 0);
     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
         const int64_t n = lens[li];
         NclArray *x = ncl_test_new(NCL_FLOAT64, 1, &n);
@@ -1363,7 +1365,7 @@ START_TEST(t_tree_split)
         NclArrayRelease(x);
     }
     NCL_CHECK_OK(NclKernelUnhook(&node.list));
-    ck_assert_int_eq(split_checked, 6);
+    ck_assert_int_eq(atomic_load(&split_checked), 6);
 }
 END_TEST
 
@@ -1563,12 +1565,13 @@ END_TEST
 
 /* ---- a kernel hook on a Reduce chain --------------------------------------------------- */
 
-static int hook_calls;
+/* The pool's workers may run the kernel: the count is atomic. */
+static atomic_int hook_calls;
 
 static NclStatus counting_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
                                  int64_t n, const int64_t *steps)
 {
-    hook_calls++;
+    atomic_fetch_add(&hook_calls, 1);
     ck_assert_int_eq(ctx->subsystem, NCL_SUBSYSTEM_REDUCE);
     ck_assert_ptr_nonnull(ctx->aux);
     return NclKernelNext(self, ctx, args, n, steps);
@@ -1583,15 +1586,15 @@ START_TEST(t_kernel_hook)
     const NclDType sig[2] = {NCL_FLOAT64, NCL_FLOAT64};
     NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_REDUCE, NCL_SUM, sig, &node.list));
     NclArray *a = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(3), 1, 2, 3);
-    hook_calls = 0;
+    atomic_store(&hook_calls, 0);
     NclArray *r = reduce_ok(NCL_SUM, a, NULL);
-    ck_assert_int_ge(hook_calls, 1);
+    ck_assert_int_ge(atomic_load(&hook_calls), 1);
     ck_assert_double_eq(ncl_test_get_d(r, 0), 6);
     NclArrayRelease(r);
     /* MEAN runs the float64 sum kernels */
-    hook_calls = 0;
+    atomic_store(&hook_calls, 0);
     r = reduce_ok(NCL_MEAN, a, NULL);
-    ck_assert_int_ge(hook_calls, 1);
+    ck_assert_int_ge(atomic_load(&hook_calls), 1);
     NclArrayRelease(r);
     NCL_CHECK_OK(NclKernelUnhook(&node.list));
     const NclDType nosig[2] = {NCL_FLOAT64, NCL_INT8};
