@@ -673,6 +673,19 @@ static inline TCase *ncl_test_tcase(Suite *s, const char *name)
     return tc;
 }
 
+/* The test case for tests that fork a process with threads running and go
+   on computing (threads start) in the child. ThreadSanitizer refuses to
+   start threads after such a fork, so these tests carry the Check tag
+   "fork": tests/CMakeLists.txt runs them as their own CTest test, labelled
+   "fork", which the ThreadSanitizer stages leave out, and the suite's own
+   test without them. */
+static inline TCase *ncl_test_fork_tcase(Suite *s)
+{
+    TCase *tc = ncl_test_tcase(s, "fork");
+    tcase_set_tags(tc, "fork");
+    return tc;
+}
+
 /* Runs the suites (NULL-terminated array of constructors); the exit status
    is non-zero when any test failed. */
 static inline int ncl_test_run(Suite *(*const *makers)(void))

@@ -358,7 +358,7 @@ static Suite *dlopen_suite(void)
     Suite *s = suite_create("process_life");
     TCase *tc = ncl_test_tcase(s, "dlopen");
     tcase_add_test(tc, test_dlopen_dlclose_loop);
-    tc = ncl_test_tcase(s, "fork");
+    tc = ncl_test_fork_tcase(s);
     tcase_add_test(tc, test_fork_with_hooks_and_pending_reclaims);
     return s;
 }

@@ -909,13 +909,14 @@ static Suite *memory_suite(void)
     tcase_add_test(tc, free_gets_true_size);
     tcase_add_test(tc, event_hook_sequence);
     tcase_add_test(tc, event_hook_swapped_concurrently);
-    tcase_add_test(tc, fork_while_allocating);
     tcase_add_test(tc, default_handler_direct);
     tcase_add_test(tc, default_handler_large_zeros);
     tcase_add_test(tc, default_handler_keeps_recent_mappings);
     tcase_add_test(tc, default_handler_threads);
     tcase_add_test(tc, libc_handler);
     tcase_add_test(tc, numa_handler);
+    tc = ncl_test_fork_tcase(s);
+    tcase_add_test(tc, fork_while_allocating);
     tc = ncl_test_tcase(s, "accounting");
     tcase_add_test(tc, accounting_handler);
     tcase_add_test(tc, accounting_threads);

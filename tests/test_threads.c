@@ -25,20 +25,6 @@
 #include "ncl.h"
 #include "ncl_test.h"
 
-/* A child of a multi-threaded process that starts threads itself is what
-   this suite tests; ThreadSanitizer would otherwise stop it. */
-#if defined(__SANITIZE_THREAD__)
-#  define NCL_TEST_TSAN 1
-#elif defined(__has_feature)
-#  if __has_feature(thread_sanitizer)
-#    define NCL_TEST_TSAN 1
-#  endif
-#endif
-#ifdef NCL_TEST_TSAN
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void) { return "die_after_fork=0"; }
-#endif
-
 static const char *self_path;
 
 /* ---- recording which workers ran ------------------------------------------------ */
@@ -810,9 +796,10 @@ static Suite *threads_suite(void)
     tcase_add_test(tc, t_fpe_from_worker);
     tcase_add_test(tc, t_nested_from_worker);
     tcase_add_test(tc, t_workers_leave_callers_core);
-    tcase_add_test(tc, t_fork_with_live_pool);
     tcase_add_test(tc, t_settings_validation);
     tcase_add_test(tc, t_environment);
+    tc = ncl_test_fork_tcase(s);
+    tcase_add_test(tc, t_fork_with_live_pool);
     return s;
 }
 
