@@ -150,7 +150,13 @@ NCL_BEGIN_DECLS
                             const NclArray *b, NclArray **out, const NclParams *params))   \
     X(NclStatus, SetNumThreads, (int n))                                                   \
     X(int, GetNumThreads, (void))                                                          \
-    X(NclStatus, SetThreadingThreshold, (int64_t elements))
+    X(NclStatus, SetThreadingThreshold, (int64_t elements))                                \
+    X(NclStatus, KernelRun, (NclSubsystem s, int subfunction, const NclDType *signature,   \
+                             char *const *args, int64_t n, const int64_t *steps))          \
+    X(int64_t, GetThreadingThreshold, (void))                                              \
+    X(NclStatus, KernelHooked, (NclSubsystem s, int subfunction, const NclDType *signature,\
+                                int *hooked))                                              \
+    X(uint64_t, HooksGeneration, (void))
 
 typedef struct NclApi {
     uint32_t abi_version;  /* NCL_ABI_VERSION of the library */

@@ -160,6 +160,31 @@ struct NclKernelNode {
 NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
                                 char *const *args, int64_t n, const int64_t *steps);
 
+/* Runs the level-2 chain of (s, subfunction, signature) over one strided
+   loop, as a caller that has already done its own broadcasting and type
+   resolution would (a front end such as NumPy's ufunc machinery): args,
+   n and steps as a kernel receives them, one output. The chain's first
+   node runs, a user's kernel hook included; no level-1 chain is crossed,
+   but an enabled ledger counts the call under (s, subfunction).
+   For the subsystems whose kernels need no ctx->aux: Convert, Compare,
+   IsUnary, Unary, Binary and Ternary. The call is split over the thread
+   pool where a call of the same op and size through the level-1 chain
+   would be (NclSetThreadingThreshold; not while the subsystem's threader
+   is unhooked), in ranges of whole elements: any split gives the same
+   result. Floating-point flags the kernel raises
+   (every worker's) are handled as a top-level call's: the error modes
+   apply and NclGetFPErrors reports them afterwards.
+   The output must either be exactly an input (same first element, step
+   and item size) or touch none of the inputs' bytes, and must not overlap
+   itself; element-by-element aliasing such as an accumulation is the
+   caller's to run in order. NCL_ERR_INVALID_ARGUMENT for a NULL or
+   malformed argument, n < 0 or such an overlap; NCL_ERR_UNSUPPORTED for
+   another subsystem; NCL_ERR_DTYPE when NCLib has no kernel for the
+   signature; otherwise what the kernel or the error modes return. Nothing
+   is written when the arguments are refused. */
+NCL_API NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *signature,
+                               char *const *args, int64_t n, const int64_t *steps);
+
 /* Inserts node at the front of the chain of (s, subfunction, signature);
    signature holds the subsystem's operand count of dtypes (inputs, then
    outputs: Binary 3, Unary/IsUnary 2, Compare 3, Convert 2, Ternary 4,
@@ -178,6 +203,17 @@ NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
 NCL_API NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signature,
                                 NclListHead *node);
 NCL_API NclStatus NclKernelUnhook(NclListHead *node);
+
+/* *hooked = 1 when a call of the chain of (s, subfunction, signature) would
+   run a node in front of NCLib's built-in kernel (a user's kernel hook),
+   else 0. The same refusals as NclKernelHook, *hooked = 0 with them. */
+NCL_API NclStatus NclKernelHooked(NclSubsystem s, int subfunction, const NclDType *signature,
+                                  int *hooked);
+/* A count that increases whenever a node of either level is linked into or
+   unlinked from a chain: a front end that caches what it learned of the
+   chains (NclKernelHooked) asks again only when the count has changed. A
+   change is visible to the chains' calls before the count moves. */
+NCL_API uint64_t NclHooksGeneration(void);
 
 /* Removes every user hook of both levels, waiting for a grace period;
    built-in hooks stay. NCL_ERR_HOOK if called from inside a hook call. */

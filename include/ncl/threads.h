@@ -54,6 +54,10 @@ NCL_API int NclGetNumThreads(void);
    elements. Default 65536. NCL_ERR_INVALID_ARGUMENT when elements < 1. */
 NCL_API NclStatus NclSetThreadingThreshold(int64_t elements);
 
+/* The threshold in force (elements of an addition), the environment's or
+   the default until NclSetThreadingThreshold changes it. */
+NCL_API int64_t NclGetThreadingThreshold(void);
+
 NCL_END_DECLS
 
 #endif /* NCL_THREADS_H */

@@ -760,32 +760,38 @@ NclStatus ncl_ew_outcome(NclSubsystem sub, int op, const NclKernelNode *k, NclSt
     return NCL_OK;
 }
 
+NclStatus ncl_ew_exec(const ncl_ew_plan *p, NclSubsystem sub, int op)
+{
+    NclStatus st = NCL_OK;
+    int used = 1;
+    if (p->size > 0) {
+        /* Integer-only calls report their errors explicitly; the hardware
+           status is read only where float arithmetic can set it. */
+        int fpe = 0;
+        ncl_fpe_saved saved;
+        const int nt = ncl_pool_threads(p->size * ew_cost(p));
+        if (p->floats) ncl_fpe_begin(&saved);
+        if (nt > 1) {
+            ew_job job = {p, nt};
+            st = ncl_pool_run(nt, nt, ew_task, &job, p->floats, &fpe, &used);
+        } else {
+            st = ncl_ew_execute(p, 0, p->size, 0, 1, 0, &fpe);
+        }
+        if (p->floats) fpe |= ncl_fpe_end(&saved);
+        ncl_tls.fpe_flags |= fpe;
+        if (st || fpe) st = ncl_ew_outcome(sub, op, p->kernel, st, fpe);
+    }
+    ncl_last_call.elements = p->size;
+    ncl_last_call.bytes = p->size * p->bytes_per;
+    ncl_last_call.kernel = p->kernel->name ? p->kernel->name : "(unnamed)";
+    ncl_last_call.threads = used;
+    return st;
+}
+
 NclStatus ncl_ew_run(const ncl_ew_call *c)
 {
     ncl_ew_plan p;
     NclStatus st = ncl_ew_plan_make(c, &p);
     if (st) return st;
-    int used = 1;
-    if (p.size > 0) {
-        /* Integer-only calls report their errors explicitly; the hardware
-           status is read only where float arithmetic can set it. */
-        int fpe = 0;
-        ncl_fpe_saved saved;
-        const int nt = ncl_pool_threads(p.size * ew_cost(&p));
-        if (p.floats) ncl_fpe_begin(&saved);
-        if (nt > 1) {
-            ew_job job = {&p, nt};
-            st = ncl_pool_run(nt, nt, ew_task, &job, p.floats, &fpe, &used);
-        } else {
-            st = ncl_ew_execute(&p, 0, p.size, 0, 1, 0, &fpe);
-        }
-        if (p.floats) fpe |= ncl_fpe_end(&saved);
-        ncl_tls.fpe_flags |= fpe;
-        if (st || fpe) st = ncl_ew_outcome(c->sub, c->op, p.kernel, st, fpe);
-    }
-    ncl_last_call.elements = p.size;
-    ncl_last_call.bytes = p.size * p.bytes_per;
-    ncl_last_call.kernel = p.kernel->name ? p.kernel->name : "(unnamed)";
-    ncl_last_call.threads = used;
-    return ncl_ew_finish(c, &p, st);
+    return ncl_ew_finish(c, &p, ncl_ew_exec(&p, c->sub, c->op));
 }

@@ -113,6 +113,10 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
 /* Releases the plan's temporaries; on success stores the result in *c->out,
    on failure releases an allocated result. Returns s. */
 NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s);
+/* Executes the whole plan, split over the pool when the call may split
+   and is large enough, collecting FP flags into this thread's call and
+   the call's record; sub and op name the call in messages. */
+NclStatus ncl_ew_exec(const ncl_ew_plan *p, NclSubsystem sub, int op);
 /* Plan, execute (collecting FP flags into this thread's call), finish. */
 NclStatus ncl_ew_run(const ncl_ew_call *c);
 

@@ -92,6 +92,11 @@ NCL_INLINE const char *ncl_hook_name(const char *name) { return name ? name : "(
 
 /* ---- list surgery (writer lock held) -------------------------------------- */
 
+/* Counts every link and unlink of either level (NclHooksGeneration); bumped
+   after the change is visible, so a reader that sees the new count sees
+   the changed chain. */
+extern _Atomic uint64_t ncl_hooks_generation;
+
 /* Links node between prev and next. The node is complete before the release
    store that makes it reachable, so a reader sees the chain with or without
    it, never a half-made node. */
@@ -101,6 +106,7 @@ NCL_INLINE void ncl_list_link(NclListHead *node, NclListHead *prev, NclListHead 
     node->prev = prev;
     next->prev = node;
     __atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+    atomic_fetch_add_explicit(&ncl_hooks_generation, 1, memory_order_release);
 }
 
 /* Unlinks node. Its own next pointer is kept: a reader still inside the node
@@ -110,6 +116,7 @@ NCL_INLINE void ncl_list_unlink(NclListHead *node)
     NclListHead *prev = node->prev, *next = node->next;
     __atomic_store_n(&prev->next, next, __ATOMIC_RELEASE);
     next->prev = prev;
+    atomic_fetch_add_explicit(&ncl_hooks_generation, 1, memory_order_release);
 }
 
 /* Whether node is in the chain of head (a walk: writers only, chains are short). */

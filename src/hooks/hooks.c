@@ -188,6 +188,12 @@ NclHook ncl_threader_hooks[NCL_SUBSYSTEM_COUNT] = {
 
 NclHook *ncl_threader_node(NclSubsystem s) { return &ncl_threader_hooks[s]; }
 
+int ncl_threader_linked(NclSubsystem s)
+{
+    return ncl_subsystem_built(s) &&
+           (ncl_node_state(&ncl_threader_hooks[s].list) & NCL_NODE_LINKED) != 0;
+}
+
 int ncl_is_threader(const NclListHead *n)
 {
     return (uintptr_t)n - (uintptr_t)ncl_threader_hooks < sizeof ncl_threader_hooks;
@@ -476,6 +482,13 @@ NclStatus NclInfoNext(NclHook *self, NclInfoWriter *w)
 /* ---- writers ----------------------------------------------------------------- */
 
 static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;
+
+_Atomic uint64_t ncl_hooks_generation;
+
+uint64_t NclHooksGeneration(void)
+{
+    return atomic_load_explicit(&ncl_hooks_generation, memory_order_acquire);
+}
 
 void ncl_hooks_lock(void) { pthread_mutex_lock(&writer_lock); }
 void ncl_hooks_unlock(void) { pthread_mutex_unlock(&writer_lock); }

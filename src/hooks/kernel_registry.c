@@ -253,9 +253,9 @@ static const char *sig_text(char *buf, size_t cap, const NclDType *sig, int narg
     return buf;
 }
 
-NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signature, NclListHead *node)
+NclStatus ncl_kernel_chain_find(const char *who, NclSubsystem s, int op, const NclDType *sig,
+                                ncl_kchain **out, int *nargs_out)
 {
-    static const char who[] = "NclKernelHook";
     if ((unsigned)s >= (unsigned)NCL_SUBSYSTEM_COUNT)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: subsystem %d is not an NclSubsystem", who,
                          (int)s);
@@ -268,46 +268,71 @@ NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signatu
         return ncl_error(NCL_ERR_UNSUPPORTED,
                          "%s(%s): the %s subsystem is not built into this version of NCLib", who,
                          sub, sub);
-    if (subfunction < 0 || subfunction >= ncl_op_count(s))
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): op %d is not a %s op", who, sub,
-                         subfunction, sub);
-    const char *opname = ncl_op_name(s, subfunction);
-    if (signature == NULL)
+    if (op < 0 || op >= ncl_op_count(s))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): op %d is not a %s op", who, sub, op,
+                         sub);
+    const char *opname = ncl_op_name(s, op);
+    if (sig == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): signature is NULL", who, sub, opname);
-    if (node == NULL)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): node is NULL", who, sub, opname);
+    char sigbuf[128];
+    for (int i = 0; i < nargs; i++)
+        if (!ncl_dtype_valid(sig[i]))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                             "%s(%s, %s, %s): signature[%d] = %d is not a dtype", who, sub, opname,
+                             sig_text(sigbuf, sizeof sigbuf, sig, nargs), i, (int)sig[i]);
+    if (get_registry() == NULL)
+        return ncl_error(NCL_ERR_NO_MEMORY, "%s(%s, %s, %s): out of memory building the kernel "
+                         "registry", who, sub, opname, sig_text(sigbuf, sizeof sigbuf, sig, nargs));
+    ncl_kchain *c = ncl_kernel_chain(s, op, sig, nargs);
+    if (c == NULL)
+        return ncl_error(NCL_ERR_DTYPE, "%s(%s, %s, %s): NCLib has no %s kernel for this signature",
+                         who, sub, opname, sig_text(sigbuf, sizeof sigbuf, sig, nargs), opname);
+    *out = c;
+    *nargs_out = nargs;
+    return NCL_OK;
+}
+
+NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signature, NclListHead *node)
+{
+    static const char who[] = "NclKernelHook";
+    ncl_kchain *c;
+    int nargs;
+    NclStatus st = ncl_kernel_chain_find(who, s, subfunction, signature, &c, &nargs);
+    if (st != NCL_OK) return st;
+    const char *sub = ncl_subsystem_name(s), *opname = ncl_op_name(s, subfunction);
     char sigbuf[128];
     sig_text(sigbuf, sizeof sigbuf, signature, nargs);
+    if (node == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s, %s): node is NULL", who, sub, opname,
+                         sigbuf);
     NclKernelNode *k = NCL_CONTAINER_OF(node, NclKernelNode, list);
     const char *name = ncl_hook_name(k->name);
     if (k->fn == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s, %s, \"%s\"): the node's fn is NULL",
                          who, sub, opname, sigbuf, name);
-    for (int i = 0; i < nargs; i++)
-        if (!ncl_dtype_valid(signature[i]))
-            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                             "%s(%s, %s, %s): signature[%d] = %d is not a dtype", who, sub, opname,
-                             sigbuf, i, (int)signature[i]);
-    if (get_registry() == NULL)
-        return ncl_error(NCL_ERR_NO_MEMORY, "%s(%s, %s, %s): out of memory building the kernel "
-                         "registry", who, sub, opname, sigbuf);
-    ncl_kchain *c = ncl_kernel_chain(s, subfunction, signature, nargs);
-    if (c == NULL)
-        return ncl_error(NCL_ERR_DTYPE,
-                         "%s(%s, %s, %s): NCLib has no %s kernel for this signature, so no call "
-                         "would reach the hook",
-                         who, sub, opname, sigbuf, opname);
 
     char what[192];
     snprintf(what, sizeof what, "%s, %s, %s", sub, opname, sigbuf);
     ncl_hooks_lock();
-    NclStatus st = ncl_node_check_free(who, what, node, name);
+    st = ncl_node_check_free(who, what, node, name);
     if (st == NCL_OK) {
         ncl_node_priv(node)[NCL_NODE_OWNER] = &c->head;
         ncl_node_set_state(node, NCL_NODE_LINKED | NCL_NODE_KERNEL | ((uintptr_t)s << NCL_NODE_SUB_SHIFT));
         ncl_list_link(node, &c->head, c->head.next);
     }
     ncl_hooks_unlock();
+    return st;
+}
+
+NclStatus NclKernelHooked(NclSubsystem s, int subfunction, const NclDType *signature, int *hooked)
+{
+    static const char who[] = "NclKernelHooked";
+    if (hooked == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: hooked is NULL", who);
+    *hooked = 0;
+    ncl_kchain *c;
+    int nargs;
+    NclStatus st = ncl_kernel_chain_find(who, s, subfunction, signature, &c, &nargs);
+    if (st == NCL_OK) *hooked = !ncl_kernel_unhooked(c);
     return st;
 }
 

@@ -38,19 +38,14 @@ static ledger_row rows[NCL_SUBSYSTEM_COUNT][LEDGER_MAX_OPS];
 
 /* ---- the hook --------------------------------------------------------------- */
 
-typedef struct ledger_mark {
-    struct timespec t0;
-    ncl_call_record outer;  /* the record of an enclosing call, restored after */
-} ledger_mark;
-
-NCL_INLINE void ledger_begin(ledger_mark *m)
+void ncl_ledger_begin(ncl_ledger_mark *m)
 {
     m->outer = ncl_last_call;
     memset(&ncl_last_call, 0, sizeof ncl_last_call);
     clock_gettime(CLOCK_MONOTONIC, &m->t0);
 }
 
-static void ledger_end(const ledger_mark *m, NclSubsystem s, int op, NclStatus st)
+void ncl_ledger_end(const ncl_ledger_mark *m, NclSubsystem s, int op, NclStatus st)
 {
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -78,60 +73,60 @@ static void ledger_end(const ledger_mark *m, NclSubsystem s, int op, NclStatus s
 
 static NclStatus ledger_create(NclHook *self, NclCreateOp op, const NclCreateParams *p, NclArray **out)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclCreateNext(self, op, p, out);
-    ledger_end(&m, NCL_SUBSYSTEM_CREATE, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_CREATE, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
                                 const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclConvertNext(self, op, a, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_CONVERT, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_CONVERT, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_compare(NclHook *self, NclCompareOp op, const NclArray *a, const NclArray *b,
                                 NclArray **out, const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclCompareNext(self, op, a, b, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_COMPARE, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_COMPARE, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
                                 const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclIsUnaryNext(self, op, a, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_ISUNARY, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_ISUNARY, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
                               const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclUnaryNext(self, op, a, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_UNARY, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_UNARY, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
                                NclArray **out, const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclBinaryNext(self, op, a, b, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_BINARY, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_BINARY, (int)op, st);
     return st;
 }
 
@@ -139,40 +134,40 @@ static NclStatus ledger_ternary(NclHook *self, NclTernaryOp op, const NclArray *
                                 const NclArray *b, const NclArray *c, NclArray **out,
                                 const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclTernaryNext(self, op, a, b, c, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_TERNARY, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_TERNARY, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                                const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclReduceNext(self, op, a, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_REDUCE, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_REDUCE, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                              const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclSortNext(self, op, a, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_SORT, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_SORT, (int)op, st);
     return st;
 }
 
 static NclStatus ledger_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                              NclArray **out, const NclParams *params)
 {
-    ledger_mark m;
-    ledger_begin(&m);
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
     NclStatus st = NclMaskNext(self, op, a, b, out, params);
-    ledger_end(&m, NCL_SUBSYSTEM_MASK, (int)op, st);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_MASK, (int)op, st);
     return st;
 }
 
@@ -194,6 +189,13 @@ static const NclSubsystem ledger_subsystems[] = {
 };
 
 #define LEDGER_NNODES ((int)(sizeof ledger_nodes / sizeof ledger_nodes[0]))
+
+int ncl_ledger_on(NclSubsystem s)
+{
+    for (int i = 0; i < LEDGER_NNODES; i++)
+        if (ledger_subsystems[i] == s) return (ncl_node_state(&ledger_nodes[i].list) & NCL_NODE_LINKED) != 0;
+    return 0;
+}
 
 NclStatus NclLedgerEnable(int on)
 {

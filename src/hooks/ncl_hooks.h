@@ -10,6 +10,7 @@
 #ifndef NCL_SRC_HOOKS_H
 #define NCL_SRC_HOOKS_H
 
+#include <time.h>
 #include "core/ncl_core.h"
 
 /* ---- kernel registry (kernel_registry.c) ----------------------------------- */
@@ -24,6 +25,12 @@ typedef struct ncl_kchain {
 /* The level-2 chain of (s, op, sig) or NULL when NCLib has no kernel for it.
    nargs = number of dtypes in sig. Lock-free; builds the registry on first use. */
 ncl_kchain *ncl_kernel_chain(NclSubsystem s, int op, const NclDType *sig, int nargs);
+/* The chain of (s, op, sig) for the public functions that take one
+   (NclKernelHook, NclKernelRun): NCL_OK with *out and *nargs (operands in
+   sig) set, or the status and message naming who when s has no kernel
+   chains, op or a dtype is not one, or NCLib has no kernel for sig. */
+NclStatus ncl_kernel_chain_find(const char *who, NclSubsystem s, int op, const NclDType *sig,
+                                ncl_kchain **out, int *nargs);
 /* The first node of a chain; call only between ncl_call_enter and leave.
    Acquire pairs with the release store that linked a hooked node. */
 NCL_INLINE NclKernelNode *ncl_kernel_first(ncl_kchain *c)
@@ -52,6 +59,23 @@ void ncl_call_enter(void);
 NclStatus ncl_call_leave(NclStatus s, NclSubsystem sub, int op);
 /* The first node of subsystem s's level-1 chain (inside enter/leave). */
 NclHook *ncl_chain_first(NclSubsystem s);
+/* Whether subsystem s's threader is in its chain (not unhooked by a user):
+   calls that bypass the chain split only when a call through it would. */
+int ncl_threader_linked(NclSubsystem s);
+
+/* ---- the ledger (ledger.c), for calls that cross no level-1 chain -------- */
+
+/* A call's record while the ledger times it: ncl_ledger_begin clears
+   ncl_last_call for the call to fill in, ncl_ledger_end adds it to the
+   row of (s, op) and puts back an enclosing call's record. */
+typedef struct ncl_ledger_mark {
+    struct timespec t0;
+    ncl_call_record outer;
+} ncl_ledger_mark;
+void ncl_ledger_begin(ncl_ledger_mark *m);
+void ncl_ledger_end(const ncl_ledger_mark *m, NclSubsystem s, int op, NclStatus st);
+/* Whether the ledger is counting subsystem s's calls (its node is linked). */
+int ncl_ledger_on(NclSubsystem s);
 
 /* ---- unloading: run by the library's destructor (api/unload.c) ------------- */
 

@@ -537,3 +537,9 @@ NclStatus NclSetThreadingThreshold(int64_t elements)
     __atomic_store_n((int64_t *)(void *)&ncl_pool_threshold_v, elements, __ATOMIC_RELAXED);
     return NCL_OK;
 }
+
+int64_t NclGetThreadingThreshold(void)
+{
+    settings();
+    return __atomic_load_n((const int64_t *)(const void *)&ncl_pool_threshold_v, __ATOMIC_RELAXED);
+}

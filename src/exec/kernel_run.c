@@ -1,0 +1,130 @@
+/*
+ * kernel_run.c: NclKernelRun, a level-2 chain run on one strided loop for
+ * a caller that has done its own broadcasting and type resolution (the
+ * NumPy adapter's replaced ufunc loops). The loop becomes a one-dimensional
+ * plan with no casts and no mask, executed like every elementwise call
+ * (plan.c): the same split over the pool, the same FP flag handling, the
+ * same record for the ledger.
+ */
+#include "exec/plan.h"
+
+/* [lo, hi): the bytes n elements of size sz from p at step touch. */
+NCL_INLINE void extent(const char *p, int64_t n, int64_t step, size_t sz, uintptr_t *lo,
+                       uintptr_t *hi)
+{
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)p + (uintptr_t)((n - 1) * step);
+    *lo = step < 0 ? b : a;
+    *hi = (step < 0 ? a : b) + sz;
+}
+
+/* Whether the output (operand nin) may be computed in any element order:
+   it does not overlap itself, and each input is either exactly the output
+   or apart from it. */
+static int layout_ok(int nin, const NclDType *sig, char *const *args, int64_t n,
+                     const int64_t *steps)
+{
+    const size_t osz = ncl_dtype_size[sig[nin]];
+    const int64_t ostep = steps[nin];
+    if (n > 1 && (uint64_t)(ostep < 0 ? -(uint64_t)ostep : (uint64_t)ostep) < osz) return 0;
+    uintptr_t olo, ohi;
+    extent(args[nin], n, ostep, osz, &olo, &ohi);
+    for (int i = 0; i < nin; i++) {
+        const size_t isz = ncl_dtype_size[sig[i]];
+        if (args[i] == args[nin] && steps[i] == ostep && isz == osz) continue;
+        uintptr_t lo, hi;
+        extent(args[i], n, steps[i], isz, &lo, &hi);
+        if (lo < ohi && olo < hi) return 0;
+    }
+    return 1;
+}
+
+/* The subsystems whose kernels run without ctx->aux, and their inputs. */
+static int loop_inputs(NclSubsystem s)
+{
+    switch (s) {
+    case NCL_SUBSYSTEM_CONVERT: case NCL_SUBSYSTEM_ISUNARY: case NCL_SUBSYSTEM_UNARY: return 1;
+    case NCL_SUBSYSTEM_COMPARE: case NCL_SUBSYSTEM_BINARY: return 2;
+    case NCL_SUBSYSTEM_TERNARY: return 3;
+    default: return 0;
+    }
+}
+
+static NclStatus check_loop(const char *who, NclSubsystem s, int op, int nin, const NclDType *sig,
+                            char *const *args, int64_t n, const int64_t *steps)
+{
+    const char *sub = ncl_subsystem_name(s), *opname = ncl_op_name(s, op);
+    if (n < 0)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): n = %lld is negative", who, sub,
+                         opname, (long long)n);
+    if (n == 0) return NCL_OK;
+    if (args == NULL || steps == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): %s is NULL", who, sub, opname,
+                         args == NULL ? "args" : "steps");
+    for (int i = 0; i <= nin; i++)
+        if (args[i] == NULL)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): args[%d] is NULL", who, sub,
+                             opname, i);
+    if (!layout_ok(nin, sig, args, n, steps))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         "%s(%s, %s): the output overlaps an input other than exactly (same "
+                         "first element, step and item size) or itself, so its elements "
+                         "would depend on the order they are computed in",
+                         who, sub, opname);
+    return NCL_OK;
+}
+
+NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *signature,
+                       char *const *args, int64_t n, const int64_t *steps)
+{
+    static const char who[] = "NclKernelRun";
+    ncl_call_enter();
+    ncl_kchain *chain;
+    int nargs;
+    NclStatus st = ncl_kernel_chain_find(who, s, subfunction, signature, &chain, &nargs);
+    if (st == NCL_OK && loop_inputs(s) == 0)
+        st = ncl_error(NCL_ERR_UNSUPPORTED,
+                       "%s(%s): the %s subsystem's kernels need data a loop call does not carry; "
+                       "NclKernelRun runs Convert, Compare, IsUnary, Unary, Binary and Ternary",
+                       who, ncl_subsystem_name(s), ncl_subsystem_name(s));
+    const int nin = loop_inputs(s);
+    if (st == NCL_OK) st = check_loop(who, s, subfunction, nin, signature, args, n, steps);
+    if (st != NCL_OK || n == 0) return ncl_call_leave(st, s, subfunction);
+
+    /* The fields a one-dimensional plan without casts or mask is read by. */
+    ncl_ew_plan p;
+    p.nop = nin + 1;
+    p.nin = nin;
+    p.ndim = 1;
+    p.size = n;
+    p.has_where = 0;
+    p.buffered = 0;
+    p.kernel = ncl_kernel_first(chain);
+    p.kernel_sub = s;
+    p.kernel_op = subfunction;
+    p.accuracy = ncl_tls.accuracy;
+    p.floats = 0;
+    p.bytes_per = 0;
+    for (int k = 0; k < p.nop; k++) {
+        p.sig[k] = signature[k];
+        p.op[k].data = args[k];
+        p.op[k].strides[0] = steps[k];
+        p.floats |= ncl_dtype_kind[signature[k]] == 'f';
+        p.bytes_per += (int64_t)ncl_dtype_size[signature[k]];
+    }
+
+    /* A loop call may split where a call through the level-1 chain would:
+       while the subsystem's threader is in its chain. */
+    ncl_thread_state *t = &ncl_tls;
+    const unsigned char split = t->split;
+    t->split = (unsigned char)ncl_threader_linked(s);
+    if (NCL_UNLIKELY(ncl_ledger_on(s))) {
+        ncl_ledger_mark m;
+        ncl_ledger_begin(&m);
+        st = ncl_ew_exec(&p, s, subfunction);
+        ncl_ledger_end(&m, s, subfunction, st);
+    } else {
+        st = ncl_ew_exec(&p, s, subfunction);
+    }
+    t->split = split;
+    return ncl_call_leave(st, s, subfunction);
+}
