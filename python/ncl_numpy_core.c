@@ -5,29 +5,29 @@
  * dtypes' ArrFuncs, and NCLib's allocator as NumPy's NEP 49 data handler.
  * Everything here uses NCLib's public API only; libncl.so stays Python-free.
  *
- * A replaced loop wraps NumPy's operands as one-dimensional NclArrays
- * (NclFromData, no copy) and makes the public call (NclBinary, NclUnary,
- * NclCompare, NclIsUnary) with casting "no", so the call runs NCLib's level-1
- * chain (ledger, threader, user hooks), its planner and the level-2 kernel
- * chain of exactly the (op, signature) NumPy chose. The public API has no way
- * to run a level-2 chain from outside a chain node, so this is the only route
- * to a user's NclKernelHook; it costs one plan per loop call (docs/NUMPY.md).
+ * A replaced loop runs NCLib's level-2 chain of exactly the (op, signature)
+ * NumPy chose on NumPy's one-dimensional loop, with NclKernelRun: a user's
+ * NclKernelHook takes the call, else NCLib's kernel, split over NCLib's
+ * pool from its threading threshold. NumPy's ufunc machinery is the front
+ * end here, so no level-1 chain is crossed (the ledger still counts).
  *
  * NumPy's original loop is kept and runs instead when:
- *   - the call is shorter than the adapter's min_elements setting;
+ *   - the call is shorter than the adapter's min_elements setting and no
+ *     user's kernel hook is on the chain of the loop's (op, signature);
  *   - the output overlaps an input other than exactly (same pointer, stride
  *     and item size), which is NumPy's reduction pattern (output aliased to
  *     input 0 at stride 0) and accumulate (output one element ahead): their
  *     element order is sequential by definition and NumPy's own loop is
  *     kept for them, so sum/prod/accumulate are NumPy's bit for bit;
- *   - NCLib refuses the call (integer power with a negative exponent: the
- *     original loop raises NumPy's own ValueError; out of memory; ...).
+ *   - a signed integer power has a negative exponent (the original loop
+ *     raises NumPy's own ValueError), or NCLib refuses the call.
  * Floating-point flags NCLib reports (from every worker, and its integer
  * division and overflow flags) are raised in the calling thread with
  * npy_set_floatstatus_*, where NumPy reads them after the loop.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -97,6 +97,9 @@ typedef struct Slot {
     int op;
     int nin;
     int heavy;                         /* a transcendental: min_elements_heavy applies */
+    int signed_power;                  /* power of a signed integer type */
+    _Atomic unsigned long long hook_generation; /* NclHooksGeneration when hooked was read */
+    atomic_int hooked;                 /* a user's kernel hook is on the slot's chain */
     PyUFuncGenericFunction original;   /* NumPy's loop, restored on uninstall */
     _Atomic unsigned long long ncl_calls, fallback_calls;
 } Slot;
@@ -106,17 +109,19 @@ static int nslots;
 
 /* Settings read by every loop call, possibly from threads NumPy runs
    without the GIL: plain atomics.
-   A loop call costs about 0.25 us more through NCLib (three NclFromData
-   wrappers and a plan), and NCLib's inner loops of the cheap operations
-   are about as fast as NumPy's on one thread, so by default NCLib takes a
-   call from where it splits it over threads (its default threshold, 65536
-   elements); transcendental functions, whose NCLib kernels are faster on
-   one thread too, from 16384 (docs/NUMPY.md has the measurements).
-   set_min_elements(0) routes every call through NCLib. */
-#define DEFAULT_MIN_ELEMENTS 65536
+   A loop call costs some 100 ns more through NCLib than through NumPy's
+   own loop, and NCLib's inner loops of the cheap operations are about as
+   fast as NumPy's on one thread, so by default NCLib takes a call from
+   where it splits it over threads (its threading threshold, which
+   min_elements follows while it is FOLLOW_THRESHOLD); transcendental
+   functions, whose NCLib kernels are faster on one thread too, from 16384
+   (docs/NUMPY.md has the measurements). A loop whose chain a user has
+   hooked sends every call to NCLib. set_min_elements(0) routes every call
+   through NCLib. */
+#define FOLLOW_THRESHOLD (-1LL)
 #define DEFAULT_MIN_ELEMENTS_HEAVY 16384
 static atomic_int loops_active;
-static _Atomic long long min_elements = DEFAULT_MIN_ELEMENTS;
+static _Atomic long long min_elements = FOLLOW_THRESHOLD;
 static _Atomic long long min_elements_heavy = DEFAULT_MIN_ELEMENTS_HEAVY;
 /* NumPy's own sorts (AVX-512 quicksort included) are faster below a few
    thousand elements: measured crossover 4000-8000 for 64-bit keys. */
@@ -168,43 +173,57 @@ static int layout_ok(const Slot *s, char *const *args, npy_intp n, const npy_int
     return 1;
 }
 
-/* Runs the slot's (op, signature) through NCLib. NCL_OK or NCLib's
-   NCL_ERR_FLOATING_POINT (a RAISE mode the user set for this thread: the
-   output is written) mean the output holds the result. */
+/* Runs the slot's (op, signature) through NCLib's level-2 chain: a user's
+   kernel hook takes the call, which is split over NCLib's pool from its
+   threading threshold. NCL_OK or NCLib's NCL_ERR_FLOATING_POINT (a RAISE
+   mode the user set for this thread: the output is written) mean the
+   output holds the result. */
 static NclStatus run_ncl(const Slot *s, char *const *args, npy_intp n, const npy_intp *steps)
 {
-    NclArray *arr[MAX_OPERANDS] = { NULL, NULL, NULL };
-    NclStatus st = NCL_OK;
-    int nop = s->nin + 1;
-    for (int i = 0; i < nop && st == NCL_OK; i++) {
-        int64_t shape = n, stride = steps[i];
-        st = NclFromData(s->sig[i], 1, &shape, &stride, args[i],
-                         i == s->nin ? NCL_ARRAY_WRITEABLE : 0, NULL, NULL, &arr[i]);
-    }
-    if (st == NCL_OK) {
-        NclParams p = NCL_PARAMS_INIT;
-        p.casting = NCL_CASTING_NO;
-        NclArray *out = arr[s->nin];
-        switch (s->subsystem) {
-        case NCL_SUBSYSTEM_BINARY:
-            st = NclBinary((NclBinaryOp)s->op, arr[0], arr[1], &out, &p);
-            break;
-        case NCL_SUBSYSTEM_COMPARE:
-            st = NclCompare((NclCompareOp)s->op, arr[0], arr[1], &out, &p);
-            break;
-        case NCL_SUBSYSTEM_UNARY:
-            st = NclUnary((NclUnaryOp)s->op, arr[0], &out, &p);
-            break;
-        case NCL_SUBSYSTEM_ISUNARY:
-            st = NclIsUnary((NclIsUnaryOp)s->op, arr[0], &out, &p);
-            break;
-        default:
-            st = NCL_ERR_UNSUPPORTED;
-            break;
+    int64_t st64[MAX_OPERANDS];
+    for (int i = 0; i <= s->nin; i++) st64[i] = (int64_t)steps[i];
+    return NclKernelRun(s->subsystem, s->op, s->sig, args, (int64_t)n, st64);
+}
+
+/* 1 when some exponent of a signed integer power is negative: NumPy's loop
+   then raises its own ValueError. Checked here, before NCLib writes
+   anything, because a split call could otherwise have written other
+   chunks of an in-place output when NCLib's kernel refuses its chunk. */
+static int negative_exponent(const Slot *s, char *const *args, npy_intp n, const npy_intp *steps)
+{
+    const char *p = args[1];
+    for (npy_intp i = 0; i < n; i++, p += steps[1]) {
+        switch (s->sig[1]) {
+        case NCL_INT8: if (*(const int8_t *)p < 0) return 1; break;
+        case NCL_INT16: { int16_t v; memcpy(&v, p, sizeof v); if (v < 0) return 1; break; }
+        case NCL_INT32: { int32_t v; memcpy(&v, p, sizeof v); if (v < 0) return 1; break; }
+        default: { int64_t v; memcpy(&v, p, sizeof v); if (v < 0) return 1; break; }
         }
     }
-    for (int i = 0; i < nop; i++) NclArrayRelease(arr[i]);
-    return st;
+    return 0;
+}
+
+/* The length from which a cheap loop's calls go to NCLib. */
+static long long loop_min_elements(void)
+{
+    long long m = atomic_load_explicit(&min_elements, memory_order_relaxed);
+    return m == FOLLOW_THRESHOLD ? (long long)NclGetThreadingThreshold() : m;
+}
+
+/* Whether a user's kernel hook is on the slot's chain: asked of NCLib
+   again only when its hook generation has moved. Threads racing here
+   compute the same answer. */
+static int slot_hooked(Slot *s)
+{
+    unsigned long long g = NclHooksGeneration();
+    if (g != atomic_load_explicit(&s->hook_generation, memory_order_acquire)) {
+        int hooked = 0;
+        (void)NclKernelHooked(s->subsystem, s->op, s->sig, &hooked);
+        atomic_store_explicit(&s->hooked, hooked, memory_order_relaxed);
+        atomic_store_explicit(&s->hook_generation, g, memory_order_release);
+        return hooked;
+    }
+    return atomic_load_explicit(&s->hooked, memory_order_relaxed);
 }
 
 static void run_slot(int k, char **args, npy_intp const *dims, npy_intp const *steps, void *data)
@@ -213,9 +232,11 @@ static void run_slot(int k, char **args, npy_intp const *dims, npy_intp const *s
     npy_intp n = dims[0];
     if (n <= 0) return;
     if (atomic_load_explicit(&loops_active, memory_order_relaxed) &&
-        n >= atomic_load_explicit(s->heavy ? &min_elements_heavy : &min_elements,
-                                  memory_order_relaxed) &&
-        layout_ok(s, args, n, steps)) {
+        (n >= (s->heavy ? atomic_load_explicit(&min_elements_heavy, memory_order_relaxed)
+                        : loop_min_elements()) ||
+         slot_hooked(s)) &&
+        layout_ok(s, args, n, steps) &&
+        !(s->signed_power && negative_exponent(s, args, n, steps))) {
         NclStatus st = run_ncl(s, args, n, steps);
         if (st == NCL_OK || st == NCL_ERR_FLOATING_POINT) {
             raise_flags(NclGetFPErrors());
@@ -271,32 +292,11 @@ static const OpName op_names[] = {
 #undef X_IS
 };
 
-/* 1 when NCLib runs (op, sig) as one loop with no cast: a one-element call
-   under casting "no" on harmless values (ones). */
-static int ncl_supports(NclSubsystem subsystem, int op, int nin, const NclDType *sig)
+/* 1 when NCLib has a level-2 kernel for (op, sig): an empty loop call
+   checks exactly that. */
+static int ncl_supports(NclSubsystem subsystem, int op, const NclDType *sig)
 {
-    union { double d; uint64_t u; } buf[MAX_OPERANDS];
-    char *args[MAX_OPERANDS];
-    npy_intp steps[MAX_OPERANDS];
-    Slot probe;
-    memset(&probe, 0, sizeof probe);
-    probe.subsystem = subsystem;
-    probe.op = op;
-    probe.nin = nin;
-    for (int i = 0; i <= nin; i++) {
-        probe.sig[i] = sig[i];
-        memset(&buf[i], 0, sizeof buf[i]);
-        char *p = (char *)&buf[i];
-        switch (sig[i]) {
-        case NCL_FLOAT32: { float one = 1.0f; memcpy(p, &one, sizeof one); break; }
-        case NCL_FLOAT64: { double one = 1.0; memcpy(p, &one, sizeof one); break; }
-        default: p[0] = 1; break; /* little or big endian: 1 or a power of two */
-        }
-        args[i] = p;
-        steps[i] = 0;
-    }
-    NclStatus st = run_ncl(&probe, args, 1, steps);
-    return st == NCL_OK || st == NCL_ERR_FLOATING_POINT;
+    return NclKernelRun(subsystem, op, sig, NULL, 0, NULL) == NCL_OK;
 }
 
 /* 0 for the loops whose element semantics NCLib defines differently from
@@ -374,7 +374,7 @@ static int discover_slots(void)
                 duplicate = slots[k].ufunc == uf &&
                             memcmp(slots[k].typenums, typenums, sizeof(int) * nargs) == 0;
             if (duplicate || !same_semantics(on, sig) ||
-                !ncl_supports(on->subsystem, on->op, on->nin, sig))
+                !ncl_supports(on->subsystem, on->op, sig))
                 continue;
             if (nslots == MAX_SLOTS) break;
             Slot *s = &slots[nslots++];
@@ -388,6 +388,9 @@ static int discover_slots(void)
             s->op = on->op;
             s->nin = on->nin;
             s->heavy = is_heavy(on, sig);
+            s->signed_power = on->subsystem == NCL_SUBSYSTEM_BINARY && on->op == NCL_POWER &&
+                              (sig[1] == NCL_INT8 || sig[1] == NCL_INT16 ||
+                               sig[1] == NCL_INT32 || sig[1] == NCL_INT64);
         }
         Py_DECREF(obj);
     }
@@ -743,13 +746,15 @@ static PyObject *py_status(PyObject *self, PyObject *unused)
         fallback += atomic_load(&slots[k].fallback_calls);
     }
     return Py_BuildValue(
-        "{s:O,s:O,s:O,s:O,s:i,s:L,s:L,s:L,s:K,s:K,s:K,s:K,s:i,s:s}",
+        "{s:O,s:O,s:O,s:O,s:i,s:L,s:O,s:L,s:L,s:K,s:K,s:K,s:K,s:i,s:s}",
         "loops", atomic_load(&loops_active) ? Py_True : Py_False,
         "sort", sort_installed ? Py_True : Py_False,
         "memory", memory_installed ? Py_True : Py_False,
         "threads", threads_installed > 0 ? Py_True : Py_False,
         "replaced_loops", atomic_load(&loops_active) ? nslots : 0,
-        "min_elements", (long long)atomic_load(&min_elements),
+        "min_elements", loop_min_elements(),
+        "min_elements_follows_threshold",
+        atomic_load(&min_elements) == FOLLOW_THRESHOLD ? Py_True : Py_False,
         "min_elements_heavy", (long long)atomic_load(&min_elements_heavy),
         "min_elements_sort", (long long)atomic_load(&min_elements_sort),
         "loop_calls_ncl", ncl_calls, "loop_calls_numpy", fallback,
@@ -837,18 +842,27 @@ fail:
 
 /* set_min_elements(n, heavy=n, sort=n): loop calls shorter than n
    (transcendental functions: heavy) and sorts of fewer than sort elements
-   run NumPy's own code. Returns the old (n, heavy, sort). */
+   run NumPy's own code, unless a user's kernel hook is on the loop's
+   chain; n = -1: NCLib's threading threshold, whatever it is set to.
+   Returns the old (n, heavy, sort). */
 static PyObject *py_set_min_elements(PyObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = { "n", "heavy", "sort", NULL };
-    long long n, heavy = -1, sort = -1;
+    const long long omitted = LLONG_MIN;
+    long long n, heavy = omitted, sort = omitted;
     (void)self;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|LL:set_min_elements", names, &n, &heavy, &sort))
         return NULL;
-    if (heavy == -1) heavy = n;
-    if (sort == -1) sort = n;
-    if (n < 0 || heavy < 0 || sort < 0) {
-        PyErr_SetString(PyExc_ValueError, "set_min_elements: counts must be >= 0");
+    if (n < FOLLOW_THRESHOLD) {
+        PyErr_SetString(PyExc_ValueError,
+                        "set_min_elements: n must be >= 0, or -1 to follow NCLib's threshold");
+        return NULL;
+    }
+    const long long plain = n == FOLLOW_THRESHOLD ? (long long)NclGetThreadingThreshold() : n;
+    if (heavy == omitted) heavy = plain;
+    if (sort == omitted) sort = plain;
+    if (heavy < 0 || sort < 0) {
+        PyErr_SetString(PyExc_ValueError, "set_min_elements: heavy and sort must be >= 0");
         return NULL;
     }
     long long old = atomic_exchange(&min_elements, n);
@@ -1197,8 +1211,9 @@ static PyMethodDef methods[] = {
     { "set_min_elements", (PyCFunction)(void (*)(void))py_set_min_elements,
       METH_VARARGS | METH_KEYWORDS,
       "set_min_elements(n, heavy=n, sort=n): loop calls shorter than n (transcendental "
-      "functions: heavy) and sorts shorter than sort run NumPy's own code; returns the old "
-      "(n, heavy, sort)." },
+      "functions: heavy) and sorts shorter than sort run NumPy's own code unless a kernel "
+      "hook is on the loop's chain; n=-1 follows NCLib's threading threshold; returns the "
+      "old (n, heavy, sort)." },
     { "set_num_threads", py_set_num_threads, METH_O, "NclSetNumThreads." },
     { "get_num_threads", py_get_num_threads, METH_NOARGS, "NclGetNumThreads." },
     { "set_threading_threshold", py_set_threading_threshold, METH_O,

@@ -88,6 +88,71 @@ def test_min_elements_routes_short_calls_to_numpy():
     assert st1["loop_calls_numpy"] > st0["loop_calls_numpy"]
 
 
+def test_user_kernel_hook_sees_short_calls():
+    """A user's NclKernelHook takes NumPy's calls of its (op, signature)
+    whatever their length, while other loops keep the length rule."""
+    import ctypes as C
+    lib = C.CDLL("libncl.so.0")  # the copy the adapter loaded
+    KernelFn = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_void_p, C.c_int64, C.c_void_p)
+
+    class Node(C.Structure):
+        _fields_ = [("next", C.c_void_p), ("prev", C.c_void_p), ("fn", KernelFn),
+                    ("name", C.c_char_p), ("user", C.c_void_p), ("priv", C.c_void_p * 6)]
+
+    lib.NclKernelNext.argtypes = [C.c_void_p, C.c_void_p, C.c_void_p, C.c_int64, C.c_void_p]
+    lib.NclKernelHook.argtypes = [C.c_int, C.c_int, C.c_void_p, C.c_void_p]
+    lib.NclKernelUnhook.argtypes = [C.c_void_p]
+    seen = []
+
+    def kernel(self, ctx, args, n, steps):
+        seen.append(n)
+        return lib.NclKernelNext(self, ctx, args, n, steps)
+
+    fn = KernelFn(kernel)
+    node = Node(fn=fn, name=b"counter")
+    f64 = (C.c_int * 3)(10, 10, 10)  # NCL_FLOAT64
+    binary, add = 5, 0                # NCL_SUBSYSTEM_BINARY, NCL_ADD
+    ncl_numpy.install()
+    ncl_numpy.set_min_elements(10**9)  # every unhooked loop call: NumPy's own
+    a = np.arange(10.0)
+    st0 = ncl_numpy.status()["loop_calls_ncl"]
+    np.add(a, a)
+    assert ncl_numpy.status()["loop_calls_ncl"] == st0 and seen == []
+    assert lib.NclKernelHook(binary, add, f64, C.byref(node)) == 0
+    try:
+        r = np.add(a, a)
+        np.multiply(a, a)   # another chain: still NumPy's loop
+        np.add(a[:3], 1.0)  # a broadcast scalar
+    finally:
+        assert lib.NclKernelUnhook(C.byref(node)) == 0
+    assert seen == [10, 3]
+    assert r.tobytes() == (a * 2).tobytes()
+    st1 = ncl_numpy.status()["loop_calls_ncl"]
+    np.add(a, a)
+    assert ncl_numpy.status()["loop_calls_ncl"] == st1 and seen == [10, 3]
+
+
+def test_min_elements_follows_ncl_threshold():
+    ncl_numpy.set_min_elements(-1)
+    st = ncl_numpy.status()
+    assert st["min_elements_follows_threshold"]
+    try:
+        ncl_numpy.set_threading_threshold(1000)
+        assert ncl_numpy.status()["min_elements"] == 1000
+        ncl_numpy.install()
+        c0 = ncl_numpy.status()["loop_calls_ncl"]
+        np.add(np.ones(999), 1.0)
+        c1 = ncl_numpy.status()["loop_calls_ncl"]
+        np.add(np.ones(1000), 1.0)
+        assert (c1, ncl_numpy.status()["loop_calls_ncl"]) == (c0, c0 + 1)
+    finally:
+        ncl_numpy.set_threading_threshold(st["min_elements"])
+    assert ncl_numpy.set_min_elements(5)[0] == -1
+    assert not ncl_numpy.status()["min_elements_follows_threshold"]
+    with pytest.raises(ValueError):
+        ncl_numpy.set_min_elements(-2)
+
+
 def test_integer_power_negative_exponent_raises_numpys_error():
     ncl_numpy.install()
     with pytest.raises(ValueError, match="negative integer powers"):
