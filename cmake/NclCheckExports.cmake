@@ -7,8 +7,14 @@
 #   MODE=complete   every function a public header declares with NCL_API is
 #                   exported: a declared but unimplemented function would
 #                   otherwise only show up as a link error in a user's build.
+#   MODE=list       the exported symbols are exactly those of the committed
+#                   list LIST (abi/libncl.symbols, one name a line, sorted):
+#                   an export added or removed fails until the list is
+#                   changed with it, so every ABI change shows in a review.
+#                   UPDATE=1 rewrites the list instead.
 #
-# Variables: LIB (path of libncl.so), NM (nm), INCLUDE_DIR (for complete).
+# Variables: LIB (path of libncl.so), NM (nm), INCLUDE_DIR (for complete),
+# LIST and UPDATE (for list).
 
 cmake_minimum_required(VERSION 3.25)
 
@@ -83,6 +89,47 @@ elseif(MODE STREQUAL "complete")
                         "${INCLUDE_DIR} are not exported by ${LIB}:\n  ${missing_text}")
   endif()
   message(STATUS "${LIB}: all ${n_declared} declared public functions are exported")
+elseif(MODE STREQUAL "list")
+  if(NOT LIST)
+    message(FATAL_ERROR "MODE=list needs LIST")
+  endif()
+  list(SORT exported)
+  list(REMOVE_DUPLICATES exported)
+  if(UPDATE)
+    list(JOIN exported "\n" text)
+    file(WRITE "${LIST}" "${text}\n")
+    list(LENGTH exported n)
+    message(STATUS "${LIST}: ${n} symbols written")
+    return()
+  endif()
+  if(NOT EXISTS "${LIST}")
+    message(FATAL_ERROR "the committed symbol list ${LIST} is missing")
+  endif()
+  file(STRINGS "${LIST}" committed)
+  set(added "")
+  set(removed "")
+  foreach(sym IN LISTS exported)
+    if(NOT sym IN_LIST committed)
+      list(APPEND added "${sym}")
+    endif()
+  endforeach()
+  foreach(sym IN LISTS committed)
+    if(NOT sym IN_LIST exported)
+      list(APPEND removed "${sym}")
+    endif()
+  endforeach()
+  if(added OR removed)
+    list(JOIN added " " added_text)
+    list(JOIN removed " " removed_text)
+    message(FATAL_ERROR "${LIB} exports other symbols than ${LIST} lists:\n"
+                        "  not in the list: ${added_text}\n"
+                        "  listed but not exported: ${removed_text}\n"
+                        "A removed export breaks the ABI (NCL_ABI_VERSION); an added one "
+                        "is appended to NclApi too. Update the list with tools/abi.sh "
+                        "update once the change is meant.")
+  endif()
+  list(LENGTH exported n)
+  message(STATUS "${LIB}: its ${n} exported symbols are those of ${LIST}")
 else()
   message(FATAL_ERROR "unknown MODE '${MODE}'")
 endif()

@@ -1032,6 +1032,30 @@ START_TEST(test_concurrent_rewiring)
 }
 END_TEST
 
+/* Header/library skew is detectable: the runtime version and the check of a
+   program's header versions against it. */
+START_TEST(test_version_check)
+{
+    ck_assert_int_eq(NclVersionNumber(), NCL_VERSION_NUMBER);
+    ck_assert_int_eq(NCL_VERSION_NUMBER,
+                     NCL_VERSION_MAJOR * 10000 + NCL_VERSION_MINOR * 100 + NCL_VERSION_PATCH);
+    NCL_CHECK_OK(NCL_CHECK_VERSION());
+    /* older headers of the same ABI, an earlier patch of this minor: fine */
+    if (NCL_VERSION_MINOR > 0)
+        NCL_CHECK_OK(NclCheckVersion(NCL_VERSION_NUMBER - 100, NCL_ABI_VERSION));
+    NCL_CHECK_OK(NclCheckVersion(NCL_VERSION_NUMBER + 1, NCL_ABI_VERSION));
+    /* headers newer than the library, another major version or ABI: refused */
+    NCL_CHECK_STATUS(NclCheckVersion(NCL_VERSION_NUMBER + 100, NCL_ABI_VERSION),
+                     NCL_ERR_UNSUPPORTED);
+    NCL_CHECK_MESSAGE_HAS("older than the headers");
+    NCL_CHECK_STATUS(NclCheckVersion(NCL_VERSION_NUMBER + 10000, NCL_ABI_VERSION),
+                     NCL_ERR_UNSUPPORTED);
+    NCL_CHECK_STATUS(NclCheckVersion(NCL_VERSION_NUMBER, NCL_ABI_VERSION + 1), NCL_ERR_UNSUPPORTED);
+    NCL_CHECK_MESSAGE_HAS(NCL_VERSION_STRING);
+    NCL_CHECK_STATUS(NclCheckVersion(-1, NCL_ABI_VERSION), NCL_ERR_UNSUPPORTED);
+}
+END_TEST
+
 /* ---- suite ------------------------------------------------------------------------------------ */
 
 static Suite *hooks_suite(void)
@@ -1056,6 +1080,7 @@ static Suite *hooks_suite(void)
     tcase_add_test(tc, test_info_json);
     tcase_add_test(tc, test_ledger);
     tcase_add_test(tc, test_get_api_dlopen);
+    tcase_add_test(tc, test_version_check);
     tc = ncl_test_tcase(s, "concurrency");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, test_concurrent_rewiring);

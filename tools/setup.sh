@@ -16,6 +16,7 @@ PACKAGES=(
   python3 python3-numpy                          # the NumPy oracle for tests and benchmarks
   python3-dev                                    # the ncl_numpy adapter's headers (Python.h)
   python3-pytest python3-hypothesis              # NumPy's own test suites (its conftest imports hypothesis)
+  abigail-tools                                  # the ABI baseline and its check (abidw, abidiff)
   git
 )
 

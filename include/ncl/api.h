@@ -156,7 +156,9 @@ NCL_BEGIN_DECLS
     X(int64_t, GetThreadingThreshold, (void))                                              \
     X(NclStatus, KernelHooked, (NclSubsystem s, int subfunction, const NclDType *signature,\
                                 int *hooked))                                              \
-    X(uint64_t, HooksGeneration, (void))
+    X(uint64_t, HooksGeneration, (void))                                                   \
+    X(int, VersionNumber, (void))                                                          \
+    X(NclStatus, CheckVersion, (int header_version, int header_abi))
 
 typedef struct NclApi {
     uint32_t abi_version;  /* NCL_ABI_VERSION of the library */
@@ -173,6 +175,18 @@ typedef struct NclApi {
 /* The master head. Never NULL; the table is immutable and lives as long as
    the library is loaded. */
 NCL_API const NclApi *NclGetApi(void);
+
+/* The library's NCL_VERSION_NUMBER (major * 10000 + minor * 100 + patch),
+   to compare with the one of the headers a program was compiled with. */
+NCL_API int NclVersionNumber(void);
+/* NCL_OK when a program compiled with headers of NCL_VERSION_NUMBER
+   header_version and NCL_ABI_VERSION header_abi may use this library: the
+   same ABI version and major version, and a library minor version not older
+   than the headers' (an older one lacks what they added). Otherwise
+   NCL_ERR_UNSUPPORTED, with a message naming both versions. Usually called
+   as NCL_CHECK_VERSION() at start-up. Thread-safe, allocates nothing. */
+NCL_API NclStatus NclCheckVersion(int header_version, int header_abi);
+#define NCL_CHECK_VERSION() NclCheckVersion(NCL_VERSION_NUMBER, NCL_ABI_VERSION)
 
 NCL_END_DECLS
 

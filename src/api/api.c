@@ -24,3 +24,25 @@ static const NclApi api = {
 };
 
 const NclApi *NclGetApi(void) { return &api; }
+
+_Static_assert(NCL_VERSION_NUMBER ==
+                   NCL_VERSION_MAJOR * 10000 + NCL_VERSION_MINOR * 100 + NCL_VERSION_PATCH,
+               "NCL_VERSION_NUMBER agrees with its parts");
+
+int NclVersionNumber(void) { return NCL_VERSION_NUMBER; }
+
+NclStatus NclCheckVersion(int header_version, int header_abi)
+{
+    const int major = header_version / 10000, minor = header_version / 100 % 100;
+    if (header_version < 0 || header_abi != NCL_ABI_VERSION || major != NCL_VERSION_MAJOR ||
+        minor > NCL_VERSION_MINOR)
+        return ncl_error(NCL_ERR_UNSUPPORTED,
+                         "NclCheckVersion: the program was compiled with NCLib %d.%d.%d headers "
+                         "(ABI %d) but runs with the library %s (ABI %d): %s",
+                         major, minor, header_version % 100, header_abi, NCL_VERSION_STRING,
+                         NCL_ABI_VERSION,
+                         header_abi != NCL_ABI_VERSION || major != NCL_VERSION_MAJOR
+                             ? "another ABI"
+                             : "the library is older than the headers and lacks what they add");
+    return NCL_OK;
+}
