@@ -11,10 +11,11 @@
 
 cmake_minimum_required(VERSION 3.25)
 
-set(NCL_LAYERS core memory array runtime hooks exec defaults api)
+set(NCL_LAYERS core memory array interop runtime hooks exec defaults api)
 set(NCL_MAY_INCLUDE_core "")
 set(NCL_MAY_INCLUDE_memory core)
 set(NCL_MAY_INCLUDE_array core memory)
+set(NCL_MAY_INCLUDE_interop core memory array)
 set(NCL_MAY_INCLUDE_runtime core)
 set(NCL_MAY_INCLUDE_hooks core runtime kernels)
 set(NCL_MAY_INCLUDE_exec core memory array runtime hooks kernels)

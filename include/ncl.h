@@ -25,6 +25,7 @@
 #include "ncl/sort.h"
 #include "ncl/mask.h"
 #include "ncl/hooks.h"
+#include "ncl/dlpack.h"
 #include "ncl/api.h"
 
 #endif /* NCL_H */

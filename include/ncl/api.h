@@ -18,6 +18,7 @@
 #include "threads.h"
 #include "memory.h"
 #include "hooks.h"
+#include "dlpack.h"
 
 NCL_BEGIN_DECLS
 
@@ -158,7 +159,11 @@ NCL_BEGIN_DECLS
                                 int *hooked))                                              \
     X(uint64_t, HooksGeneration, (void))                                                   \
     X(int, VersionNumber, (void))                                                          \
-    X(NclStatus, CheckVersion, (int header_version, int header_abi))
+    X(NclStatus, CheckVersion, (int header_version, int header_abi))                       \
+    X(NclStatus, ToDLPack, (const NclArray *a, DLManagedTensorVersioned **out))            \
+    X(NclStatus, ToDLPackLegacy, (const NclArray *a, DLManagedTensor **out))               \
+    X(NclStatus, FromDLPack, (DLManagedTensorVersioned *t, NclArray **out))                \
+    X(NclStatus, FromDLPackLegacy, (DLManagedTensor *t, NclArray **out))
 
 typedef struct NclApi {
     uint32_t abi_version;  /* NCL_ABI_VERSION of the library */
