@@ -26,6 +26,7 @@
 #include "ncl/mask.h"
 #include "ncl/hooks.h"
 #include "ncl/dlpack.h"
+#include "ncl/arrow.h"
 #include "ncl/api.h"
 
 #endif /* NCL_H */

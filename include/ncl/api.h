@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "hooks.h"
 #include "dlpack.h"
+#include "arrow.h"
 
 NCL_BEGIN_DECLS
 
@@ -163,7 +164,11 @@ NCL_BEGIN_DECLS
     X(NclStatus, ToDLPack, (const NclArray *a, DLManagedTensorVersioned **out))            \
     X(NclStatus, ToDLPackLegacy, (const NclArray *a, DLManagedTensor **out))               \
     X(NclStatus, FromDLPack, (DLManagedTensorVersioned *t, NclArray **out))                \
-    X(NclStatus, FromDLPackLegacy, (DLManagedTensor *t, NclArray **out))
+    X(NclStatus, FromDLPackLegacy, (DLManagedTensor *t, NclArray **out))                   \
+    X(NclStatus, ToArrow, (const NclArray *a, const NclArray *valid,                       \
+                           struct ArrowSchema *schema, struct ArrowArray *array))          \
+    X(NclStatus, FromArrow, (const struct ArrowSchema *schema, struct ArrowArray *array,   \
+                             NclArray **out, NclArray **valid_out))
 
 typedef struct NclApi {
     uint32_t abi_version;  /* NCL_ABI_VERSION of the library */

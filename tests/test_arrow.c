@@ -1,0 +1,353 @@
+/*
+ * test_arrow.c: NclArray <-> Arrow C Data Interface, checked against the
+ * specification's rules: formats, bit-packed booleans and validity bitmaps
+ * (LSB first), offsets, null counts (-1 = unknown), release callbacks run
+ * exactly once and move semantics (a moved struct is marked released), and
+ * N-dimensional arrays as arrow.fixed_shape_tensor. A property test over
+ * random dtypes, 0-4 dimensions (extents 0 and 1), strides of any sign and
+ * validity masks round-trips through export and import; malformed structs
+ * are refused with their release still called once.
+ */
+#include "ncl_test.h"
+
+static uint64_t rng_state = 0x2545f4914f6cdd1du;
+static uint64_t rnd(uint64_t n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return n ? rng_state % n : 0;
+}
+
+static atomic_int buffer_frees;
+static void count_free(void *ctx, void *data)
+{
+    (void)data;
+    free(ctx);
+    atomic_fetch_add(&buffer_frees, 1);
+}
+
+/* a's elements in C order, as bytes (malloc'd). */
+static char *c_bytes(const NclArray *a)
+{
+    const size_t isz = NclDTypeSize(NclArrayDType(a));
+    char *b = malloc((size_t)NclArraySize(a) * isz + 1);
+    ck_assert_ptr_nonnull(b);
+    for (int64_t i = 0; i < NclArraySize(a); i++) memcpy(b + i * (int64_t)isz, ncl_test_ptr(a, i), isz);
+    return b;
+}
+
+static int bit(const void *bits, int64_t i)
+{
+    return (((const uint8_t *)bits)[i >> 3] >> (i & 7)) & 1;
+}
+
+static NclArray *random_view(NclDType t, int ndim, const int64_t *shape)
+{
+    const int64_t isz = (int64_t)NclDTypeSize(t);
+    int64_t strides[4], lo = 0, hi = 0;
+    for (int d = 0; d < ndim; d++) {
+        strides[d] = ((int64_t)rnd(7) - 3) * isz;
+        if (shape[d] > 0) {
+            const int64_t span = (shape[d] - 1) * strides[d];
+            if (span < 0) lo += span; else hi += span;
+        }
+    }
+    if (rnd(2)) /* often the plain C layout, exported without a copy */
+        for (int d = ndim - 1, s = (int)isz; d >= 0; s *= (int)(shape[d] ? shape[d] : 1), d--)
+            strides[d] = s, lo = 0, hi = 0;
+    int64_t extent = isz;
+    for (int d = 0; d < ndim; d++) extent += shape[d] > 0 ? (shape[d] - 1) * llabs(strides[d]) : 0;
+    const size_t bytes = (size_t)(extent + 2 * isz);
+    char *buf = malloc(bytes);
+    ck_assert_ptr_nonnull(buf);
+    for (size_t i = 0; i < bytes; i++) buf[i] = (char)(t == NCL_BOOL ? rnd(2) : rnd(256));
+    int64_t neg = 0;
+    for (int d = 0; d < ndim; d++)
+        if (strides[d] < 0 && shape[d] > 0) neg += (shape[d] - 1) * -strides[d];
+    (void)lo;
+    (void)hi;
+    NclArray *a = NULL;
+    NCL_CHECK_OK(NclFromData(t, ndim, shape, strides, buf + neg, NCL_ARRAY_WRITEABLE, count_free,
+                             buf, &a));
+    return a;
+}
+
+START_TEST(test_property_round_trip)
+{
+    for (int iter = 0; iter < 1500; iter++) {
+        atomic_store(&buffer_frees, 0);
+        const NclDType t = (NclDType)rnd(NCL_NTYPES);
+        const int ndim = (int)rnd(5);
+        int64_t shape[4];
+        for (int d = 0; d < ndim; d++) shape[d] = (int64_t)rnd(4);
+        NclArray *a = random_view(t, ndim, shape);
+        NclArray *valid = NULL;
+        if (rnd(2)) {
+            valid = random_view(NCL_BOOL, ndim, shape);
+        }
+        const int64_t n = NclArraySize(a), isz = (int64_t)NclDTypeSize(t);
+        struct ArrowSchema s;
+        struct ArrowArray arr;
+        NCL_CHECK_OK(NclToArrow(a, valid, &s, &arr));
+        ck_assert(s.release != NULL);
+        ck_assert(arr.release != NULL);
+        char *ca = c_bytes(a), *cv = valid ? c_bytes(valid) : NULL;
+        /* what an Arrow consumer sees */
+        const struct ArrowArray *va = &arr;
+        const struct ArrowSchema *vs = &s;
+        if (ndim >= 2) {
+            char fmt[32];
+            snprintf(fmt, sizeof fmt, "+w:%lld", (long long)(shape[0] ? n / shape[0] : shape[1] * (ndim > 2 ? shape[2] : 1) * (ndim > 3 ? shape[3] : 1)));
+            ck_assert_str_eq(s.format, fmt);
+            ck_assert_ptr_nonnull(s.metadata);
+            ck_assert_int_eq(arr.length, shape[0]);
+            ck_assert_int_eq(arr.n_children, 1);
+            va = arr.children[0];
+            vs = s.children[0];
+        }
+        ck_assert_int_eq(va->length, n);
+        ck_assert_int_eq(va->offset, 0);
+        ck_assert_int_eq(va->n_buffers, 2);
+        ck_assert_int_eq(strlen(vs->format), 1);
+        int64_t nulls = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (t == NCL_BOOL)
+                ck_assert_int_eq(bit(va->buffers[1], i), ((const uint8_t *)ca)[i]);
+            else
+                ck_assert_msg(memcmp((const char *)va->buffers[1] + i * isz,
+                                 ca + i * isz, (size_t)isz) == 0, "t=%d ndim=%d i=%lld n=%lld flags=%u s0=%lld", (int)t, ndim, (long long)i, (long long)n, NclArrayFlags(a), ndim ? (long long)NclArrayStrides(a)[0] : 0LL);
+            if (cv) {
+                ck_assert_int_eq(bit(va->buffers[0], i), ((const uint8_t *)cv)[i]);
+                nulls += !((const uint8_t *)cv)[i];
+            }
+        }
+        ck_assert_int_eq(va->null_count, nulls);
+        if (!cv) ck_assert_ptr_null(va->buffers[0]);
+
+        /* back: moved in, same values and validity */
+        NclArray *b = NULL, *bv = NULL;
+        NCL_CHECK_OK(NclFromArrow(&s, &arr, &b, &bv));
+        ck_assert(arr.release == NULL); /* moved */
+        s.release(&s);
+        ck_assert(s.release == NULL);
+        char *cb = c_bytes(b);
+        ck_assert_int_eq(NclArraySize(b), n);
+        ck_assert_int_eq(NclArrayNDim(b), ndim == 0 ? 1 : ndim);
+        for (int d = 0; d < ndim; d++) ck_assert_int_eq(NclArrayShape(b)[d], shape[d]);
+        ck_assert(memcmp(ca, cb, (size_t)(n * isz)) == 0);
+        ck_assert_uint_eq(NclArrayFlags(b) & NCL_ARRAY_WRITEABLE, 0);
+        if (nulls > 0) {
+            ck_assert_ptr_nonnull(bv);
+            char *cbv = c_bytes(bv);
+            ck_assert(memcmp(cv, cbv, (size_t)n) == 0);
+            free(cbv);
+        } else {
+            ck_assert_ptr_null(bv);
+        }
+        free(ca);
+        free(cv);
+        free(cb);
+        NclArrayRelease(a);
+        NclArrayRelease(b);
+        NclArrayRelease(bv);
+        NclArrayRelease(valid);
+        ck_assert_int_eq(atomic_load(&buffer_frees), valid ? 2 : 1);
+    }
+}
+END_TEST
+
+/* ---- a producer's arrays ------------------------------------------------------ */
+
+typedef struct producer {
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    const void *buffers[3];
+    uint8_t bitmap[4];
+    int32_t values[20];
+    uint8_t bools[4];
+    int releases;
+} producer;
+
+static void producer_release(struct ArrowArray *a)
+{
+    ((producer *)a->private_data)->releases++;
+    a->release = NULL;
+}
+
+static void schema_release(struct ArrowSchema *s) { s->release = NULL; }
+
+static void producer_init(producer *p, const char *format)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < 20; i++) p->values[i] = i * 11 - 50;
+    p->bitmap[0] = 0xff;
+    p->bitmap[1] = 0xfe; /* element 8 null */
+    p->bitmap[2] = 0xff;
+    p->bools[0] = 0x5a; /* 0,1,0,1,1,0,1,0 */
+    p->bools[1] = 0x03;
+    p->s = (struct ArrowSchema){.format = format, .name = "x", .release = schema_release};
+    p->buffers[0] = NULL;
+    p->buffers[1] = p->values;
+    p->a = (struct ArrowArray){.length = 10, .null_count = 0, .offset = 0, .n_buffers = 2,
+                               .buffers = p->buffers, .release = producer_release,
+                               .private_data = p};
+}
+
+START_TEST(test_import_offsets_nulls_bools)
+{
+    producer p;
+    NclArray *a = NULL, *v = NULL;
+    /* offset and a validity bitmap with one null, null count unknown */
+    producer_init(&p, "i");
+    p.a.offset = 3;
+    p.a.null_count = -1;
+    p.buffers[0] = p.bitmap;
+    NCL_CHECK_OK(NclFromArrow(&p.s, &p.a, &a, &v));
+    ck_assert(p.a.release == NULL);
+    ck_assert_int_eq(p.releases, 0);
+    ck_assert_ptr_eq(NclArrayData(a), &p.values[3]); /* no copy */
+    ck_assert_ptr_nonnull(v);
+    for (int i = 0; i < 10; i++) ck_assert_int_eq(((uint8_t *)NclArrayData(v))[i], i + 3 != 8);
+    NclArrayRelease(v);
+    NclArrayRelease(a);
+    ck_assert_int_eq(p.releases, 1);
+
+    /* all valid: no validity array */
+    producer_init(&p, "i");
+    p.buffers[0] = p.bitmap;
+    p.a.null_count = -1;
+    p.a.length = 8;
+    NCL_CHECK_OK(NclFromArrow(&p.s, &p.a, &a, &v));
+    ck_assert_ptr_null(v);
+    NclArrayRelease(a);
+    ck_assert_int_eq(p.releases, 1);
+
+    /* booleans: bits from a bit offset, unpacked into a copy; the struct is
+       released at once */
+    producer_init(&p, "b");
+    p.buffers[1] = p.bools;
+    p.a.offset = 1;
+    p.a.length = 9;
+    NCL_CHECK_OK(NclFromArrow(&p.s, &p.a, &a, NULL));
+    ck_assert_int_eq(p.releases, 1);
+    const uint8_t want[9] = {1, 0, 1, 1, 0, 1, 0, 1, 1};
+    ck_assert(memcmp(NclArrayData(a), want, 9) == 0);
+    NclArrayRelease(a);
+
+    /* values not aligned to int32: copied */
+    producer_init(&p, "i");
+    p.buffers[1] = (const char *)p.values + 1;
+    p.a.length = 4;
+    NCL_CHECK_OK(NclFromArrow(&p.s, &p.a, &a, NULL));
+    ck_assert_int_eq(p.releases, 1);
+    ck_assert(memcmp(NclArrayData(a), (const char *)p.values + 1, 16) == 0);
+    NclArrayRelease(a);
+}
+END_TEST
+
+START_TEST(test_import_refusals)
+{
+    producer p;
+    NclArray *a = NULL, *v = NULL;
+#define REFUSED(setup, status)                                                  \
+    do {                                                                        \
+        producer_init(&p, "i");                                                 \
+        setup;                                                                  \
+        NCL_CHECK_STATUS(NclFromArrow(&p.s, &p.a, &a, &v), status);             \
+        ck_assert_ptr_null(a);                                                  \
+        ck_assert_ptr_null(v);                                                  \
+        ck_assert_int_eq(p.releases, 1);                                        \
+        ck_assert(p.a.release == NULL);                                        \
+    } while (0)
+    REFUSED(p.s.format = "z", NCL_ERR_UNSUPPORTED);
+    REFUSED(p.s.format = "", NCL_ERR_UNSUPPORTED);
+    REFUSED(p.s.format = "ii", NCL_ERR_UNSUPPORTED);
+    REFUSED(p.s.format = "e", NCL_ERR_UNSUPPORTED); /* float16 */
+    REFUSED(p.s.format = "+w:4", NCL_ERR_INVALID_ARGUMENT); /* no tensor metadata */
+    REFUSED(p.a.length = -1, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.a.offset = -2, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.a.null_count = -5, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.a.n_buffers = 3, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.a.n_buffers = 1, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.buffers[1] = NULL, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.s.release = NULL, NCL_ERR_INVALID_ARGUMENT);
+    /* nulls, but no place to say where */
+    producer_init(&p, "i");
+    p.buffers[0] = p.bitmap;
+    p.a.null_count = 1;
+    p.a.length = 12;
+    NCL_CHECK_STATUS(NclFromArrow(&p.s, &p.a, &a, NULL), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(p.releases, 1);
+#undef REFUSED
+    /* a released struct: refused, nothing called */
+    producer_init(&p, "i");
+    p.a.release = NULL;
+    NCL_CHECK_STATUS(NclFromArrow(&p.s, &p.a, &a, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("released");
+    ck_assert_int_eq(p.releases, 0);
+    producer_init(&p, "i");
+    NCL_CHECK_STATUS(NclFromArrow(&p.s, &p.a, NULL, NULL), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(p.releases, 1);
+}
+END_TEST
+
+START_TEST(test_tensor_metadata_and_export_refusals)
+{
+    static double d[6] = {1, 2, 3, 4, 5, 6};
+    NclArray *a = NULL, *b = NULL;
+    NCL_CHECK_OK(NclFromData(NCL_FLOAT64, 2, NCL_DIMS(2, 3), NULL, d, 0, NULL, NULL, &a));
+    struct ArrowSchema s;
+    struct ArrowArray arr;
+    NCL_CHECK_OK(NclToArrow(a, NULL, &s, &arr));
+    /* the metadata: 2 pairs, the extension name, then {"shape":[2,3]} */
+    const char *m = s.metadata;
+    int32_t npairs, klen;
+    memcpy(&npairs, m, 4);
+    memcpy(&klen, m + 4, 4);
+    ck_assert_int_eq(npairs, 2);
+    ck_assert(memcmp(m + 8, "ARROW:extension:name", (size_t)klen) == 0);
+    ck_assert_str_eq(s.children[0]->format, "g");
+    ck_assert_ptr_eq(arr.children[0]->buffers[1], d); /* C order: no copy */
+    NCL_CHECK_OK(NclFromArrow(&s, &arr, &b, NULL));
+    ck_assert_ptr_eq(NclArrayData(b), d);
+    ck_assert_int_eq(NclArrayShape(b)[0], 2);
+    ck_assert_int_eq(NclArrayShape(b)[1], 3);
+    s.release(&s);
+    NclArrayRelease(b);
+    /* a released export releases nothing twice */
+    NCL_CHECK_OK(NclToArrow(a, NULL, &s, &arr));
+    arr.release(&arr);
+    ck_assert(arr.release == NULL);
+    s.release(&s);
+
+    /* export refusals leave both structs released */
+    NclArray *bad = NULL;
+    NCL_CHECK_OK(NclFromData(NCL_INT8, 2, NCL_DIMS(2, 3), NULL, d, 0, NULL, NULL, &bad));
+    s.release = schema_release;
+    arr.release = producer_release;
+    NCL_CHECK_STATUS(NclToArrow(a, bad, &s, &arr), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert(s.release == NULL);
+    ck_assert(arr.release == NULL);
+    NCL_CHECK_STATUS(NclToArrow(NULL, NULL, &s, &arr), NCL_ERR_INVALID_ARGUMENT);
+    NclArrayRelease(bad);
+    NCL_CHECK_OK(NclFromDataKind(NCL_INT8, 1, NCL_DIMS(2), NULL, d, 0, NULL, NULL, NCL_MEM_DEVICE,
+                                 0, &bad));
+    NCL_CHECK_STATUS(NclToArrow(bad, NULL, &s, &arr), NCL_ERR_DEVICE_MEMORY);
+    NclArrayRelease(bad);
+    NclArrayRelease(a);
+}
+END_TEST
+
+static Suite *arrow_suite(void)
+{
+    Suite *s = suite_create("arrow");
+    TCase *tc = ncl_test_tcase(s, "arrow");
+    tcase_add_test(tc, test_property_round_trip);
+    tcase_add_test(tc, test_import_offsets_nulls_bools);
+    tcase_add_test(tc, test_import_refusals);
+    tcase_add_test(tc, test_tensor_metadata_and_export_refusals);
+    return s;
+}
+
+NCL_TEST_MAIN(arrow_suite)
