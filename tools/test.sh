@@ -8,9 +8,14 @@
 #            suppressions and every report fatal, -O1 with assertions: every
 #            suite, the replayed differential corpus, and the fuzz target over
 #            its corpus plus a short bounded run
-#   tsan     clang, ThreadSanitizer: the suites that run threads (label
-#            "threads": pool, hooks under concurrent change, allocator,
-#            stress, fork, dlopen)
+#   tsan     clang, ThreadSanitizer: every test (every suite, the
+#            per-variant runs, the replayed corpus on 2 threads) but those
+#            labelled "fork", which start threads in the child of a
+#            multi-threaded fork, where ThreadSanitizer refuses to
+#            (tests/CMakeLists.txt); the release and asan stages run those
+#   tsan-gcc the same tests under gcc's ThreadSanitizer; not in the default
+#            list (it would take CI past its time budget, docs/RELIABILITY.md):
+#            NCL_TEST_STAGES=tsan-gcc tools/test.sh
 #   numpy    NumPy's own shipped test suites (numpy.core, numpy.lib,
 #            numpy.random) run twice, plain and with the ncl_numpy adapter
 #            of the release build installed; fails when a test fails only
