@@ -8,11 +8,13 @@
 #            suppressions and every report fatal, -O1 with assertions: every
 #            suite, the replayed differential corpus, and the fuzz target over
 #            its corpus plus a short bounded run
-#   tsan     clang, ThreadSanitizer: every test (every suite, the
-#            per-variant runs, the replayed corpus on 2 threads) but those
-#            labelled "fork", which start threads in the child of a
-#            multi-threaded fork, where ThreadSanitizer refuses to
-#            (tests/CMakeLists.txt); the release and asan stages run those
+#   tsan     clang, ThreadSanitizer: every suite and the replayed corpus on
+#            2 threads, but not the tests labelled "fork", which start
+#            threads in the child of a multi-threaded fork, where
+#            ThreadSanitizer refuses to (tests/CMakeLists.txt), nor the
+#            per-variant reruns (label "variant": the same suites with
+#            lower kernel variants forced, over the same framework code);
+#            the release and asan stages run both
 #   tsan-gcc the same tests under gcc's ThreadSanitizer; not in the default
 #            list (it would take CI past its time budget, docs/RELIABILITY.md):
 #            NCL_TEST_STAGES=tsan-gcc tools/test.sh
