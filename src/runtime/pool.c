@@ -540,6 +540,11 @@ NclStatus NclSetThreadingThreshold(int64_t elements)
 
 int64_t NclGetThreadingThreshold(void)
 {
+    /* A front end may ask on every call: once the settings are read the
+       threshold is non-zero, and one load answers. */
+    int64_t th = __atomic_load_n((const int64_t *)(const void *)&ncl_pool_threshold_v,
+                                 __ATOMIC_ACQUIRE);
+    if (th > 0) return th;
     settings();
     return __atomic_load_n((const int64_t *)(const void *)&ncl_pool_threshold_v, __ATOMIC_RELAXED);
 }
