@@ -23,13 +23,8 @@ static void count_free(void *ctx, void *data)
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-static uint64_t rnd(uint64_t n)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return n ? rng_state % n : 0;
-}
+/* A number below n (0 when n is 0). */
+static uint64_t rnd(uint64_t n) { return n ? ncl_test_rand(&rng_state) % n : 0; }
 
 /* A random view: dtype, ndim 0..4, extents 0..3, strides of any sign (zero
    too) in whole elements, the first element anywhere its extent allows. */

@@ -183,16 +183,23 @@ static NclStatus counting_kernel(NclKernelNode *self, const NclKernelCtx *ctx, c
     return NclKernelNext(self, ctx, args, n, steps);
 }
 
+/* A kernel node that counts into s and passes the call on. */
+static NclKernelNode counting_node(seen *s)
+{
+    NclKernelNode k;
+    memset(&k, 0, sizeof k);
+    k.name = "counter";
+    k.fn = counting_kernel;
+    k.user = s;
+    return k;
+}
+
 START_TEST(test_user_kernel_hook_runs)
 {
     static double x[N], out[N];
     for (int i = 0; i < N; i++) x[i] = i;
     seen s = { 0 };
-    NclKernelNode k;
-    memset(&k, 0, sizeof k);
-    k.name = "counter";
-    k.fn = counting_kernel;
-    k.user = &s;
+    NclKernelNode k = counting_node(&s);
     const NclDType sig[3] = { NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64 };
     NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, NCL_ADD, sig, &k.list));
     char *args[3] = { (char *)x, (char *)x, (char *)out };
@@ -222,10 +229,7 @@ START_TEST(test_hooked_and_generation)
     ck_assert_uint_eq(NclHooksGeneration(), g0);  /* reading moves nothing */
 
     seen s = { 0 };
-    NclKernelNode k;
-    memset(&k, 0, sizeof k);
-    k.fn = counting_kernel;
-    k.user = &s;
+    NclKernelNode k = counting_node(&s);
     NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, NCL_ADD, sig, &k.list));
     const uint64_t g1 = NclHooksGeneration();
     ck_assert_uint_gt(g1, g0);
@@ -273,11 +277,7 @@ START_TEST(test_split_over_the_pool)
     ck_assert_int_eq(NclGetThreadingThreshold(), 4096);
 
     seen s = { 0 };
-    NclKernelNode k;
-    memset(&k, 0, sizeof k);
-    k.name = "counter";
-    k.fn = counting_kernel;
-    k.user = &s;
+    NclKernelNode k = counting_node(&s);
     NCL_CHECK_OK(NclKernelHook(NCL_SUBSYSTEM_BINARY, NCL_HYPOT, sig, &k.list));
     args[2] = (char *)out;
     NCL_CHECK_OK(NclKernelRun(NCL_SUBSYSTEM_BINARY, NCL_HYPOT, sig, args, BIG, steps));

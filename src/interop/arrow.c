@@ -5,7 +5,7 @@
  * malloc'd private block that owns everything the struct points to (format
  * and metadata strings, buffer pointer arrays, children, copied buffers)
  * and, for values exported without a copy, a reference to the NclArray.
- * Import moves the ArrowArray into an owner block that the NclArray's
+ * Import moves the ArrowArray into a heap copy that the NclArray's
  * deleter releases; when the values must be copied (booleans, misaligned
  * values) the Arrow array is released as soon as they are.
  */
@@ -268,16 +268,13 @@ NclStatus NclToArrow(const NclArray *a, const NclArray *valid, struct ArrowSchem
 
 /* ---- import ------------------------------------------------------------------- */
 
-typedef struct import_owner {
-    struct ArrowArray moved;
-} import_owner;
-
+/* The deleter of an imported array's memory: ctx is the moved ArrowArray. */
 static void import_deleter(void *ctx, void *data)
 {
     (void)data;
-    import_owner *o = ctx;
-    if (o->moved.release) o->moved.release(&o->moved);
-    free(o);
+    struct ArrowArray *moved = ctx;
+    if (moved->release) moved->release(moved);
+    free(moved);
 }
 
 static int32_t get_i32(const char **p)
@@ -469,16 +466,16 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
         free(buf);
         refuse(array, NCL_OK); /* copied: the Arrow array is done with */
     } else {
-        import_owner *o = malloc(sizeof *o);
-        if (o == NULL) {
+        struct ArrowArray *moved = malloc(sizeof *moved);
+        if (moved == NULL) {
             free(vbytes);
             return refuse(array, ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
         }
-        o->moved = *array;
+        *moved = *array;
         array->release = NULL; /* moved */
-        st = NclFromData((NclDType)dtype, ndim, shape, NULL, (void *)src, 0, import_deleter, o,
+        st = NclFromData((NclDType)dtype, ndim, shape, NULL, (void *)src, 0, import_deleter, moved,
                          &a);
-        if (st) import_deleter(o, NULL);
+        if (st) import_deleter(moved, NULL);
     }
     if (st == NCL_OK && vbytes) {
         st = ncl_array_alloc(who, NCL_BOOL, ndim, shape, NCL_ORDER_C, 0, &v);
