@@ -1,6 +1,30 @@
-/*
- * ncl/array.h: the reference-counted n-dimensional array, zero-copy wrapping
- * of foreign memory, and views (slice, transpose, reshape, broadcast).
+/**
+ * @file
+ * @brief The reference-counted n-dimensional array, zero-copy wrapping of
+ * foreign memory, and views (slice, transpose, reshape, broadcast).
+ *
+ * @defgroup ncl_arrays Arrays and views
+ * @brief NclArray: construction from foreign memory, reference counting,
+ * accessors and views.
+ *
+ * An NclArray is opaque and reference counted. Every function that gives an
+ * array through an `NclArray **out` gives a new reference (count 1) that the
+ * caller owns and drops with NclArrayRelease. The array's data lives in a
+ * buffer shared with every view on it: a view keeps the memory alive, not
+ * the array it was made from, so the source may be released first. The
+ * memory is freed (by the allocator handler that allocated it, or by the
+ * deleter of wrapped memory) when the last array or view on it is released.
+ *
+ * Thread safety: an array's metadata (shape, strides, dtype, flags) never
+ * changes after it is made, reference counts are atomic, and every function
+ * here may be called from any thread on arrays shared between threads.
+ * Elements are the caller's to synchronise: an array written by one thread
+ * (as an output, or through NclArrayData) must not be read or written by
+ * another at the same time.
+ *
+ * An array has at most NCL_MAXDIMS dimensions; its element count and its
+ * byte extent fit in int64_t (checked when it is made, never wrapped).
+ * @{
  */
 #ifndef NCL_ARRAY_H
 #define NCL_ARRAY_H
@@ -12,82 +36,255 @@
 
 NCL_BEGIN_DECLS
 
+/** The most dimensions an array may have. */
 #define NCL_MAXDIMS 64
 
+/** A reference-counted n-dimensional array (opaque; see the accessors). */
 typedef struct NclArray NclArray;
 
+/** Where an array's memory lives, as SYCL's unified shared memory kinds. */
 typedef enum NclMemKind {
-    NCL_MEM_HOST = 0, NCL_MEM_DEVICE = 1, NCL_MEM_SHARED = 2, NCL_MEM_UNKNOWN = 3
+    /** Host memory: what NCLib allocates, and what NclFromData wraps. */
+    NCL_MEM_HOST = 0,
+    /** Memory only a device can touch: host kernels refuse calls on it with
+        NCL_ERR_DEVICE_MEMORY (a hook may take such calls first). */
+    NCL_MEM_DEVICE = 1,
+    /** Memory both the host and a device can touch (CUDA managed, SYCL
+        shared): host kernels use it as host memory. */
+    NCL_MEM_SHARED = 2,
+    /** Not known: host kernels use it as host memory; DLPack and Arrow
+        export refuse it. */
+    NCL_MEM_UNKNOWN = 3
 } NclMemKind;
 
+/** The bits of NclArrayFlags. Only NCL_ARRAY_WRITEABLE is ever passed in
+    (NclFromData); NCLib computes the others. */
 enum {
+    /** The elements are contiguous in C order (NumPy's definition: axes of
+        extent 1 do not count, and an empty array is contiguous). */
     NCL_ARRAY_C_CONTIGUOUS = 1,
+    /** The elements are contiguous in Fortran order (same definition). */
     NCL_ARRAY_F_CONTIGUOUS = 2,
+    /** The data was allocated by NCLib for this array (never set on views
+        or on wrapped memory). */
     NCL_ARRAY_OWNDATA = 4,
+    /** Every element starts at a multiple of its size. */
     NCL_ARRAY_ALIGNED = 8,
+    /** The elements may be written: outputs must have it. Views keep their
+        source's; NclArrayBroadcastTo's views never have it. */
     NCL_ARRAY_WRITEABLE = 16
 };
 
+/** Frees wrapped memory: called as deleter(ctx, data) exactly once, when the
+    last array or view on that memory is released, on whichever thread
+    releases it. */
 typedef void (*NclDeleter)(void *ctx, void *data);
 
-/* Wraps memory NCLib did not allocate, without copying.
-   dtype, ndim (0..NCL_MAXDIMS), shape (ndim non-negative extents; may be NULL
-   when ndim is 0), strides in bytes (any sign, zero allowed; NULL = C order),
-   data (may be NULL only when the array has no elements), flags
-   (NCL_ARRAY_WRITEABLE or 0). deleter(deleter_ctx, data) is called once, when
-   the last array or view on this memory is released; NULL keeps ownership
-   with the caller. On success *out is a new array with reference count 1.
-   Returns NCL_ERR_INVALID_ARGUMENT (NULL pointers, bad dtype or flags),
-   NCL_ERR_SHAPE (bad ndim, negative extent, element count or byte extent that
-   overflows int64), NCL_ERR_NO_MEMORY. On failure the deleter is not called. */
+/**
+ * Wraps memory NCLib did not allocate, without copying. The new array is
+ * host memory (NCL_MEM_HOST) on device 0. On failure the deleter is not
+ * called: the memory stays the caller's.
+ *
+ * @param dtype        the element type.
+ * @param ndim         0..NCL_MAXDIMS.
+ * @param shape        ndim non-negative extents; may be NULL when ndim is 0.
+ * @param strides      ndim byte strides (any sign, zero allowed), or NULL
+ *                     for C order.
+ * @param data         the first element; may be NULL only when the array
+ *                     has no elements.
+ * @param flags        NCL_ARRAY_WRITEABLE or 0 (read-only).
+ * @param deleter      called once as deleter(deleter_ctx, data) when the
+ *                     last array or view on this memory is released; NULL
+ *                     keeps ownership with the caller, who must keep the
+ *                     memory valid while any array or view uses it.
+ * @param deleter_ctx  passed to deleter.
+ * @param out          receives a new array (reference count 1); untouched
+ *                     on failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  out NULL, dtype not a dtype, flags other
+ *         than NCL_ARRAY_WRITEABLE, shape NULL with ndim > 0, data NULL for
+ *         an array with elements, or elements that reach outside the
+ *         address space.
+ * @retval NCL_ERR_SHAPE      ndim outside 0..NCL_MAXDIMS, a negative
+ *         extent, or an element count or byte extent int64 cannot hold.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclFromData(NclDType dtype, int ndim, const int64_t *shape,
                               const int64_t *strides, void *data, uint32_t flags,
                               NclDeleter deleter, void *deleter_ctx, NclArray **out);
 
-/* As NclFromData, for memory of the given kind on device device_id.
-   Host kernels refuse NCL_MEM_DEVICE arrays with NCL_ERR_DEVICE_MEMORY. */
+/**
+ * As NclFromData, for memory of the given kind on device device_id. Host
+ * kernels refuse NCL_MEM_DEVICE arrays with NCL_ERR_DEVICE_MEMORY; a hook
+ * in front of them may serve such calls.
+ *
+ * @param dtype        as NclFromData.
+ * @param ndim         as NclFromData.
+ * @param shape        as NclFromData.
+ * @param strides      as NclFromData.
+ * @param data         as NclFromData.
+ * @param flags        as NclFromData.
+ * @param deleter      as NclFromData.
+ * @param deleter_ctx  as NclFromData.
+ * @param kind         where the memory lives.
+ * @param device_id    the device it belongs to (any value; NclArrayDeviceId
+ *                     gives it back).
+ * @param out          as NclFromData.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  as NclFromData, or kind not an
+ *                                   NclMemKind.
+ * @retval NCL_ERR_SHAPE      as NclFromData.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape,
                                   const int64_t *strides, void *data, uint32_t flags,
                                   NclDeleter deleter, void *deleter_ctx,
                                   NclMemKind kind, int device_id, NclArray **out);
 
-/* Reference counting, atomic: arrays may be shared read-only across threads. */
+/**
+ * Adds a reference to a (atomic: arrays may be shared read-only across
+ * threads). Each reference is dropped with NclArrayRelease.
+ * @param a  an array; NULL is ignored.
+ */
 NCL_API void NclArrayRetain(NclArray *a);
-NCL_API void NclArrayRelease(NclArray *a); /* NULL is fine */
+/**
+ * Drops a reference (atomic). The last one frees the array, and the data
+ * too when no other array or view shares it.
+ * @param a  an array; NULL is fine.
+ */
+NCL_API void NclArrayRelease(NclArray *a);
 
+/** Number of dimensions.
+    @param a  an array, or NULL.
+    @return 0..NCL_MAXDIMS; 0 for NULL. */
 NCL_API int NclArrayNDim(const NclArray *a);
+/** The extents.
+    @param a  an array, or NULL.
+    @return NclArrayNDim(a) extents, owned by the array and valid while it
+            lives; NULL for NULL. */
 NCL_API const int64_t *NclArrayShape(const NclArray *a);
-NCL_API const int64_t *NclArrayStrides(const NclArray *a); /* bytes */
+/** The strides, in bytes (any sign, zero where broadcast).
+    @param a  an array, or NULL.
+    @return NclArrayNDim(a) strides, owned by the array and valid while it
+            lives; NULL for NULL. */
+NCL_API const int64_t *NclArrayStrides(const NclArray *a);
+/** The element type.
+    @param a  an array, or NULL.
+    @return the dtype; NCL_DTYPE_DEFAULT for NULL. */
 NCL_API NclDType NclArrayDType(const NclArray *a);
-NCL_API void *NclArrayData(const NclArray *a); /* the first element */
+/** Where the elements are.
+    @param a  an array, or NULL.
+    @return the address of the first element (may be NULL for an empty
+            wrapped array); NULL for NULL. */
+NCL_API void *NclArrayData(const NclArray *a);
+/** Number of elements.
+    @param a  an array, or NULL.
+    @return the product of the extents (1 for a 0-d array); 0 for NULL. */
 NCL_API int64_t NclArraySize(const NclArray *a);
+/** The flags.
+    @param a  an array, or NULL.
+    @return NCL_ARRAY_* bits; 0 for NULL. */
 NCL_API uint32_t NclArrayFlags(const NclArray *a);
+/** Where the memory lives.
+    @param a  an array, or NULL.
+    @return the kind; NCL_MEM_UNKNOWN for NULL. */
 NCL_API NclMemKind NclArrayMemKind(const NclArray *a);
+/** The device the memory belongs to.
+    @param a  an array, or NULL.
+    @return the id NclFromDataKind was given (0 for memory NCLib
+            allocated); -1 for NULL. */
 NCL_API int NclArrayDeviceId(const NclArray *a);
-/* NEP 49 get_handler_name: the name of the handler that allocated the data,
-   or NULL for wrapped foreign memory. */
+/** NEP 49 get_handler_name: the name of the handler that allocated the
+    data.
+    @param a  an array, or NULL.
+    @return the handler's NclMemHandler::name, valid while the handler is;
+            NULL for wrapped foreign memory and views of it, and for NULL. */
 NCL_API const char *NclArrayHandlerName(const NclArray *a);
 
-/* Views share memory with their source and keep it alive. */
-
-/* Per axis NumPy slice rules: start/stop are clipped, negative values count
-   from the end, step may be negative but not zero. NULL start, stop or step
-   arrays mean the full axis / step 1. INT64_MIN in start or stop means "none"
-   (the default end for the step's sign). */
+/**
+ * A view of a sliced per axis with NumPy's slice rules: start and stop are
+ * clipped to the axis, negative values count from the end, step may be
+ * negative but not zero. The view shares a's memory and keeps it alive;
+ * it is writeable when a is.
+ *
+ * @param a      the array.
+ * @param start  ndim starts, or NULL for the default of every axis. INT64_MIN
+ *               means "none": the default for the step's sign (0, or the
+ *               last element for a negative step).
+ * @param stop   ndim stops, or NULL; INT64_MIN means "none" (the end for
+ *               the step's sign).
+ * @param step   ndim steps, or NULL for 1 on every axis.
+ * @param out    receives a new view (reference count 1); untouched on
+ *               failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or a step of zero.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclArraySlice(const NclArray *a, const int64_t *start,
                                 const int64_t *stop, const int64_t *step,
                                 NclArray **out);
-/* axes: a permutation of 0..ndim-1 (negative values count from the end);
-   NULL reverses the axes. NCL_ERR_AXIS for a bad permutation. */
+/**
+ * A view of a with its axes permuted: axis i of the view is axis axes[i]
+ * of a. Writeable when a is.
+ *
+ * @param a     the array.
+ * @param axes  a permutation of 0..ndim-1 (negative values count from the
+ *              end), ndim entries; NULL reverses the axes.
+ * @param out   receives a new view (reference count 1); untouched on
+ *              failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL.
+ * @retval NCL_ERR_AXIS       an axis out of range or repeated.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclArrayTranspose(const NclArray *a, const int *axes, NclArray **out);
-/* A view when the strides allow it, else a C-order copy made with the current
-   allocator handler. At most one extent may be -1 (inferred). */
+/**
+ * a with a new shape of as many elements, as numpy.reshape: a view when the
+ * strides allow it (always for C-contiguous a; the same shape is a plain
+ * view), else a C-order copy made with the calling thread's current
+ * allocator handler (not through the Create chain). A view is writeable
+ * when a is; a copy is writeable and shares nothing with a.
+ *
+ * @param a      the array.
+ * @param ndim   0..NCL_MAXDIMS.
+ * @param shape  ndim extents, at most one of them -1 (inferred from the
+ *               element count); may be NULL when ndim is 0.
+ * @param out    receives a new view or array (reference count 1);
+ *               untouched on failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or shape NULL with
+ *                                   ndim > 0.
+ * @retval NCL_ERR_SHAPE      ndim out of range, a second -1 or another
+ *         negative extent, or an element count that differs from a's or
+ *         int64 cannot hold.
+ * @retval NCL_ERR_DEVICE_MEMORY  a copy is needed and a is device memory.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *shape,
                                   NclArray **out);
-/* A read-only view of a broadcast to shape (zero strides where stretched). */
+/**
+ * A read-only view of a broadcast to shape, as numpy.broadcast_to: leading
+ * axes are added and axes of extent 1 are stretched, with stride 0.
+ *
+ * @param a      the array.
+ * @param ndim   at least a's ndim, at most NCL_MAXDIMS.
+ * @param shape  ndim extents; may be NULL when ndim is 0.
+ * @param out    receives a new read-only view (reference count 1);
+ *               untouched on failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or shape NULL with
+ *                                   ndim > 0.
+ * @retval NCL_ERR_SHAPE      ndim out of range, a negative extent, or an
+ *                            element count int64 cannot hold.
+ * @retval NCL_ERR_BROADCAST  ndim below a's, or an extent of a other than 1
+ *                            that differs from shape's.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclArrayBroadcastTo(const NclArray *a, int ndim, const int64_t *shape,
                                       NclArray **out);
 
 NCL_END_DECLS
+
+/** @} */
 
 #endif /* NCL_ARRAY_H */

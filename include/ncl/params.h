@@ -1,5 +1,44 @@
-/*
- * ncl/params.h: the optional parameters that every subsystem call takes.
+/**
+ * @file
+ * @brief The optional parameters that every subsystem call takes.
+ *
+ * @defgroup ncl_subsystems Subsystems
+ * @brief The array operations, one entry point per subsystem, and the
+ * parameters they share.
+ *
+ * Every subsystem but Create has one entry with the same shape:
+ * `NclStatus NclXxx(op, inputs..., NclArray **out, const NclParams *params)`.
+ *
+ * - `op` picks the operation from the subsystem's enum.
+ * - `params` may be NULL (all defaults, NCL_PARAMS_INIT). It is read during
+ *   the call only; the arrays and pointers in it need to stay valid that
+ *   long.
+ * - `out` points at an array pointer. If `*out` is NULL, NCLib allocates the
+ *   result with the calling thread's current allocator handler and stores a
+ *   new reference (count 1) there, which the caller releases with
+ *   NclArrayRelease. If `*out` is an array, the result is written into it
+ *   and no reference changes hands; it must be writeable, and each
+ *   function says what its shape and dtype must be (for the elementwise
+ *   subsystems: a shape the operands broadcast to, a dtype the result casts
+ *   to under NclParams::casting). On failure `*out` is not changed.
+ * - Inputs and output may overlap in memory in any way: the result equals
+ *   the result computed from copies of the inputs (an output that overlaps
+ *   itself is refused).
+ * - With NclParams::where, output elements where the mask is false are left
+ *   unchanged in a provided output and are zero in an allocated one.
+ *
+ * Every call enters its subsystem's level-1 hook chain (@ref ncl_hooks),
+ * whose last node is NCLib's default implementation; the statuses listed
+ * for each function are the default implementation's, and a hook may
+ * return others. Every function may be called from any thread at the same
+ * time as any other; the calling thread's settings (error modes, accuracy
+ * tier, allocator handler) apply to the whole call, on every worker thread
+ * it is split across.
+ *
+ * @defgroup ncl_params Call parameters
+ * @ingroup ncl_subsystems
+ * @brief NclParams, the optional parameters of every subsystem call.
+ * @{
  */
 #ifndef NCL_PARAMS_H
 #define NCL_PARAMS_H
@@ -11,22 +50,45 @@
 
 NCL_BEGIN_DECLS
 
+/** The optional parameters of a subsystem call. Start from
+    NCL_PARAMS_INIT and set what the call needs; a field an op does not use
+    is ignored unless its function says it refuses it. */
 typedef struct NclParams {
-    uint32_t size;          /* sizeof(NclParams) as the caller knew it: lets the struct grow */
-    const NclArray *where;  /* optional bool mask, broadcast against the output */
-    NclDType dtype;         /* loop / result dtype; NCL_DTYPE_DEFAULT = resolve */
-    NclCasting casting;     /* default NCL_CASTING_SAME_KIND */
-    const int *axes;        /* Reduce: NULL = all axes; Sort: NULL = last axis */
-    int naxes;
-    int keepdims;
-    const void *initial;    /* Reduce: one element of the result dtype, or NULL */
-    int kind;               /* Sort: NCL_SORT_DEFAULT = 0, NCL_SORT_STABLE = 1 */
-    int64_t kth;            /* Partition */
+    /** sizeof(NclParams) as the caller knew it: lets the struct grow. It
+        must reach at least to NclParams::casting (NCL_ERR_INVALID_ARGUMENT
+        otherwise); fields beyond it take their defaults. */
+    uint32_t size;
+    /** Optional bool mask, broadcast against the output: elements where it
+        is false are left unchanged in a provided output, zero in an
+        allocated one. Reduce: selects the elements of the input that take
+        part. NULL: none. */
+    const NclArray *where;
+    NclDType dtype;         ///< Loop / result dtype; NCL_DTYPE_DEFAULT = resolve as NumPy does.
+    /** The rule every cast of the call is checked against (inputs to the
+        loop dtype, the result to a provided output's dtype). Default
+        NCL_CASTING_SAME_KIND. */
+    NclCasting casting;
+    /** Reduce: the axes to reduce, NULL = all axes; Sort and Mask's TAKE:
+        the one axis, NULL = the last axis (Sort) or the flattened array
+        (TAKE). Negative values count from the end. */
+    const int *axes;
+    int naxes;              ///< Number of entries in NclParams::axes.
+    int keepdims;           ///< Reduce: non-zero keeps reduced axes, with extent 1.
+    /** Reduce: one element of the result dtype that every reduction starts
+        from (SUM, PROD, MIN, MAX, ANY, ALL), or NULL. */
+    const void *initial;
+    int kind;               ///< Sort: NCL_SORT_DEFAULT = 0, NCL_SORT_STABLE = 1.
+    int64_t kth;            ///< PARTITION / ARGPARTITION: the rank to place (< 0 from the end).
 } NclParams;
 
+/** The defaults of every field: size set, no mask, dtype resolved,
+    NCL_CASTING_SAME_KIND, no axes, no keepdims, no initial, the default
+    sort, kth 0. */
 #define NCL_PARAMS_INIT \
     { sizeof(NclParams), NULL, NCL_DTYPE_DEFAULT, NCL_CASTING_SAME_KIND, NULL, 0, 0, NULL, 0, 0 }
 
 NCL_END_DECLS
+
+/** @} */
 
 #endif /* NCL_PARAMS_H */
