@@ -1,5 +1,13 @@
-/*
- * ncl/reduce.h: the Reduce subsystem: reductions and accumulations over axes, with results that do not depend on memory layout or thread count.
+/**
+ * @file
+ * @brief The Reduce subsystem: reductions and accumulations over axes, with
+ * results that do not depend on memory layout or thread count.
+ *
+ * @defgroup ncl_reduce Reduce
+ * @ingroup ncl_subsystems
+ * @brief Reductions (sum, prod, min, max, any, all, argmin, argmax, mean,
+ * count_nonzero) and accumulations (cumsum, cumprod) over axes.
+ * @{
  */
 #ifndef NCL_REDUCE_H
 #define NCL_REDUCE_H
@@ -14,60 +22,135 @@
 
 NCL_BEGIN_DECLS
 
-#define NCL_REDUCE_OP_LIST(X)              \
-    X(NCL_SUM, "sum")                      \
-    X(NCL_PROD, "prod")                    \
-    X(NCL_MIN, "min")                      \
-    X(NCL_MAX, "max")                      \
-    X(NCL_ANY, "any")                      \
-    X(NCL_ALL, "all")                      \
-    X(NCL_ARGMIN, "argmin")                \
-    X(NCL_ARGMAX, "argmax")                \
-    X(NCL_MEAN, "mean")                    \
-    X(NCL_COUNT_NONZERO, "count_nonzero")  \
-    X(NCL_CUMSUM, "cumsum")                \
+/** X-macro list of the Reduce ops, `X(name, text)` in enum order, text
+    NumPy's name of the function. @hideinitializer */
+#define NCL_REDUCE_OP_LIST(X)                                                  \
+    /** The sum (of an empty selection: 0). */                                 \
+    X(NCL_SUM, "sum")                                                          \
+    /** The product (of an empty selection: 1). */                             \
+    X(NCL_PROD, "prod")                                                        \
+    /** The smallest element; NaN if any is NaN. */                            \
+    X(NCL_MIN, "min")                                                          \
+    /** The largest element; NaN if any is NaN. */                             \
+    X(NCL_MAX, "max")                                                          \
+    /** Whether any element is non-zero, as bool. */                           \
+    X(NCL_ANY, "any")                                                          \
+    /** Whether every element is non-zero, as bool. */                         \
+    X(NCL_ALL, "all")                                                          \
+    /** The int64 index of the first smallest element, along one axis. */      \
+    X(NCL_ARGMIN, "argmin")                                                    \
+    /** The int64 index of the first largest element, along one axis. */       \
+    X(NCL_ARGMAX, "argmax")                                                    \
+    /** The arithmetic mean. */                                                \
+    X(NCL_MEAN, "mean")                                                        \
+    /** How many elements are non-zero, as int64. */                           \
+    X(NCL_COUNT_NONZERO, "count_nonzero")                                      \
+    /** Running sums along one axis, in a's shape. */                          \
+    X(NCL_CUMSUM, "cumsum")                                                    \
+    /** Running products along one axis, in a's shape. */                      \
     X(NCL_CUMPROD, "cumprod")
 
+/** The Reduce ops, from NCL_REDUCE_OP_LIST, numbered from 0. */
 typedef enum NclReduceOp {
 #define NCL_X_(name, text) name,
     NCL_REDUCE_OP_LIST(NCL_X_)
 #undef NCL_X_
-    NCL_REDUCE_NOPS
+    NCL_REDUCE_NOPS ///< How many ops there are; not an op.
 } NclReduceOp;
 
-/* Reduces a over params->axes (NULL = all axes; negative values count from
-   the end; a repeated axis is NCL_ERR_AXIS), as NumPy's reductions:
-   - keepdims keeps reduced axes with extent 1;
-   - dtype is the accumulation and result dtype (default as NumPy: sum and
-     prod of bool and signed ints give int64, of unsigned ints uint64; mean
-     of bool and ints gives float64; min/max keep the dtype; any/all give
-     bool; argmin/argmax and count_nonzero give int64);
-   - initial (one element of the result dtype) starts every reduction;
-   - where (a bool mask broadcast to a) selects the elements that take part;
-     where an output would reduce nothing, the identity (or initial) is
-     used, and NCL_ERR_INVALID_ARGUMENT is returned for min/max/argmin/argmax
-     without initial, as NumPy refuses them.
-   ARGMIN/ARGMAX take one axis (NULL = the flattened array) and give the
-   first index of the extreme; CUMSUM/CUMPROD take one axis (NULL = the
-   flattened array) and keep the shape. NaN propagates through min/max
-   (the first NaN wins in argmin/argmax).
-   Float sums, products and means are bitwise identical for any memory
-   layout of a and any thread count, and at least as accurate as pairwise
-   summation. */
+/**
+ * Reduces a over params->axes (NULL = all axes; negative values count from
+ * the end; a repeated axis is NCL_ERR_AXIS), as NumPy's reductions:
+ * - keepdims keeps reduced axes with extent 1;
+ * - dtype is the accumulation and result dtype (default as NumPy: sum and
+ *   prod of bool and signed ints give int64, of unsigned ints uint64; mean
+ *   of bool and ints gives float64; min/max keep the dtype; any/all give
+ *   bool; argmin/argmax and count_nonzero give int64);
+ * - initial (one element of the result dtype) starts every reduction; SUM,
+ *   PROD, MIN, MAX, ANY and ALL take it;
+ * - where (a bool mask broadcast to a) selects the elements that take part
+ *   (not for CUMSUM/CUMPROD); where an output would reduce nothing, the
+ *   identity (or initial) is used, and NCL_ERR_INVALID_ARGUMENT is returned
+ *   for min/max without initial and for argmin/argmax, as NumPy refuses
+ *   them (so is a reduction of zero elements by those ops).
+ *
+ * ARGMIN/ARGMAX take one axis (NULL = the flattened array) and give the
+ * first index of the extreme; CUMSUM/CUMPROD take one axis (NULL = the
+ * flattened array) and keep the shape. NaN propagates through min/max
+ * (the first NaN wins in argmin/argmax).
+ * Float sums, products and means are bitwise identical for any memory
+ * layout of a and any thread count, and at least as accurate as pairwise
+ * summation.
+ *
+ * @param op      the reduction.
+ * @param a       the array reduced.
+ * @param out     `*out` NULL: receives a new array of the result's shape
+ *                (reference count 1); else the array the result is written
+ *                into, which must have exactly that shape and a dtype the
+ *                result casts to under params->casting.
+ * @param params  NULL, or the options (axes, naxes, keepdims, dtype,
+ *                casting, initial, where).
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a or out NULL; params
+ *         malformed (size, dtype, casting); initial for an op that does not
+ *         take it; where for CUMSUM/CUMPROD; a provided output that overlaps
+ *         itself; an empty reduction (or a mask selecting nothing for some
+ *         output) of MIN/MAX without initial or of ARGMIN/ARGMAX.
+ * @retval NCL_ERR_AXIS  naxes outside 0..NCL_MAXDIMS or above a's ndim; an
+ *         axis out of range or repeated; ARGMIN, ARGMAX, CUMSUM or CUMPROD
+ *         given other than one axis.
+ * @retval NCL_ERR_BROADCAST  the where mask does not broadcast to a.
+ * @retval NCL_ERR_SHAPE  a provided output of another shape than the
+ *         result's.
+ * @retval NCL_ERR_DTYPE  no kernel for the dtypes; dtype bool for MEAN,
+ *         CUMSUM or CUMPROD; for ANY, ALL, ARGMIN, ARGMAX and COUNT_NONZERO
+ *         a dtype other than their fixed result; a where mask that is not
+ *         bool.
+ * @retval NCL_ERR_CASTING  casting a to dtype, or the result to the
+ *         output's dtype, breaks params->casting.
+ * @retval NCL_ERR_READONLY  a provided output that is not writeable.
+ * @retval NCL_ERR_DEVICE_MEMORY  a, the output or the mask in
+ *         NCL_MEM_DEVICE memory.
+ * @retval NCL_ERR_FLOATING_POINT  a category raised in NCL_ERRMODE_RAISE.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclReduce(NclReduceOp op, const NclArray *a, NclArray **out, const NclParams *params);
 
+/** The function of a Reduce hook node (NclHook::fn.reduce): NclReduce's
+    parameters with the node itself in front. It may handle the call,
+    change the arguments, pass the call on with NclReduceNext, or
+    post-process what that returns; what it returns is what NclReduce
+    returns. */
 typedef NclStatus (*NclReduceHookFn)(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                                   const NclParams *params);
-/* Calls the node after self in the Reduce chain with the given arguments. */
+/**
+ * Calls the node after self in the Reduce chain with the given arguments.
+ * @param self    the calling hook's node.
+ * @param op      as NclReduce.
+ * @param a       as NclReduce.
+ * @param out     as NclReduce.
+ * @param params  as NclReduce.
+ * @return what the next node returns, or:
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
+ *                       follows.
+ */
 NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                              const NclParams *params);
 
-/* ---- Kernel ABI of the Reduce chains --------------------------------------
+/** @} */
+
+/**
+ * @defgroup ncl_reduce_kernels Kernel ABI of the Reduce chains
+ * @ingroup ncl_reduce
+ * @brief What a level-2 Reduce kernel receives and must compute, and the
+ * reduction tree that keeps float results layout independent.
 
    Level-2 chains are keyed (NCL_SUBSYSTEM_REDUCE, op, {in, out}): in is the
    dtype a kernel reads, out the dtype it writes (for SUM and PROD its
    accumulator). A call reduces aux->count independent sequences of n
    elements each (n >= 0):
+   @verbatim
      args[0]   first element of sequence 0; element i of sequence k is at
                args[0] + k * aux->in_outer + i * steps[0];
      args[1]   where the results go (below);
@@ -76,9 +159,11 @@ NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a
                sequences; CUMSUM/CUMPROD: byte step between consecutive
                results of one sequence;
      ctx->aux  an NclReduceAux, never NULL.
+   @endverbatim
    Steps may have any sign; inputs may be misaligned.
 
    Results, per op:
+   @verbatim
      SUM, PROD      {T, int64} for bool and signed T, {T, uint64} for
                     unsigned T, {T, T} for float T, {T, float64} for every T
                     (SUM only): the sum/product (integers wrap modulo 2**64).
@@ -100,6 +185,7 @@ NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a
                     sequentially and starting from *aux->initial when that
                     is not NULL (one element of the out dtype), else from
                     element 0.
+   @endverbatim
    MEAN has no chains of its own: it runs the SUM kernels with a float64
    accumulator (or an integer one for an integer dtype=) and divides.
 
@@ -124,24 +210,34 @@ NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a
    finite and at most the dtype's largest value / 64 is plain and gives a
    zero low part. Everything depends on n and the values only. Consequences
    that callers rely on: the result of n <= NCL_REDUCE_CHUNK elements is the
-   chunk's value; a sequence of c > 1 chunks is its first 2**a chunks
-   combined with the rest, 2**a being the largest power of two below c (so
+   chunk's value; a sequence of c > 1 chunks is its first 2^a chunks
+   combined with the rest, 2^a being the largest power of two below c (so
    a thread pool can split one long reduction without changing a bit, using
    aux->lo); and a kernel called on the two elements {u, v} returns u
    combined with v, plainly. A kernel hook must keep this tree for results
-   to stay layout independent. */
+   to stay layout independent.
+ * @{
+ */
+/** Lanes of a block in the float SUM/PROD reduction tree. */
 #define NCL_REDUCE_LANES 16
+/** Elements of a block in the float SUM/PROD reduction tree. */
 #define NCL_REDUCE_BLOCK 128
+/** Elements of a chunk in the float SUM/PROD reduction tree. */
 #define NCL_REDUCE_CHUNK 1024
 
+/** What a Reduce kernel receives in NclKernelCtx::aux (never NULL there);
+    owned by the call, valid during the kernel call only. */
 typedef struct NclReduceAux {
-    int64_t count;       /* sequences in this call, >= 1 */
-    int64_t in_outer;    /* input byte step from one sequence to the next */
-    int64_t out_outer;   /* CUMSUM/CUMPROD: output byte step between sequences */
-    const void *initial; /* CUMSUM/CUMPROD: running value to continue from, or NULL */
-    void *lo;            /* SUM into a float dtype: NULL, or where the low parts of the
-                            compensated results go (same steps as the results) */
+    int64_t count;       ///< Sequences in this call, >= 1.
+    int64_t in_outer;    ///< Input byte step from one sequence to the next.
+    int64_t out_outer;   ///< CUMSUM/CUMPROD: output byte step between sequences.
+    const void *initial; ///< CUMSUM/CUMPROD: running value to continue from, or NULL.
+    /** SUM into a float dtype: NULL, or where the low parts of the
+        compensated results go (same steps as the results). */
+    void *lo;
 } NclReduceAux;
+
+/** @} */
 
 NCL_END_DECLS
 

@@ -1,5 +1,12 @@
-/*
- * ncl/sort.h: the Sort subsystem: sorting, argsort and partitioning along one axis.
+/**
+ * @file
+ * @brief The Sort subsystem: sorting, argsort and partitioning along one
+ * axis.
+ *
+ * @defgroup ncl_sort Sort
+ * @ingroup ncl_subsystems
+ * @brief Sorting, argsort, partition and argpartition along one axis.
+ * @{
  */
 #ifndef NCL_SORT_H
 #define NCL_SORT_H
@@ -14,39 +21,92 @@
 
 NCL_BEGIN_DECLS
 
-#define NCL_SORT_OP_LIST(X)            \
-    X(NCL_SORT, "sort")                \
-    X(NCL_ARGSORT, "argsort")          \
-    X(NCL_PARTITION, "partition")      \
+/** X-macro list of the Sort ops, `X(name, text)` in enum order, text
+    NumPy's name of the function. @hideinitializer */
+#define NCL_SORT_OP_LIST(X)                                                       \
+    /** a sorted along the axis (numpy.sort). */                                  \
+    X(NCL_SORT, "sort")                                                           \
+    /** The int64 indices that sort a along the axis (numpy.argsort). */          \
+    X(NCL_ARGSORT, "argsort")                                                     \
+    /** a with the element of rank kth in its sorted place (numpy.partition). */  \
+    X(NCL_PARTITION, "partition")                                                 \
+    /** The int64 indices that partition a (numpy.argpartition). */               \
     X(NCL_ARGPARTITION, "argpartition")
 
-enum { NCL_SORT_DEFAULT = 0, NCL_SORT_STABLE = 1 };
+/** The sort kinds of NclParams::kind. */
+enum {
+    NCL_SORT_DEFAULT = 0, ///< The fastest sort; equal elements may change order.
+    NCL_SORT_STABLE = 1   ///< A stable sort: equal elements keep their order.
+};
 
+/** The Sort ops, from NCL_SORT_OP_LIST, numbered from 0. */
 typedef enum NclSortOp {
 #define NCL_X_(name, text) name,
     NCL_SORT_OP_LIST(NCL_X_)
 #undef NCL_X_
-    NCL_SORT_NOPS
+    NCL_SORT_NOPS ///< How many ops there are; not an op.
 } NclSortOp;
 
-/* Sorts a along params->axes[0] (NULL = the last axis; negative counts from
-   the end; naxes must be 1 when axes is given). SORT and PARTITION give an
-   array of a's shape and dtype; ARGSORT and ARGPARTITION give int64
-   indices along the axis. NaNs sort last (after +inf); -0.0 and 0.0 are
-   equal. params->kind NCL_SORT_STABLE keeps equal elements in their order
-   (the default may not). PARTITION/ARGPARTITION place the element of rank
-   params->kth (negative counts from the end; out of range is
-   NCL_ERR_INDEX) where a sort would put it, with no larger element before
-   it and no smaller element after. A provided *out must have a's shape
-   and the result dtype. */
+/**
+ * Sorts a along params->axes[0] (NULL = the last axis; negative counts from
+ * the end; naxes must be 1 when axes is given). SORT and PARTITION give an
+ * array of a's shape and dtype; ARGSORT and ARGPARTITION give int64
+ * indices along the axis. NaNs sort last (after +inf); -0.0 and 0.0 are
+ * equal. params->kind NCL_SORT_STABLE keeps equal elements in their order
+ * (the default may not). PARTITION/ARGPARTITION place the element of rank
+ * params->kth (negative counts from the end; out of range is
+ * NCL_ERR_INDEX) where a sort would put it, with no larger element before
+ * it and no smaller element after. A provided `*out` must have a's shape
+ * and the result dtype.
+ *
+ * @param op      the operation.
+ * @param a       the array, at least 1-D.
+ * @param out     `*out` NULL: receives a new array (reference count 1);
+ *                else the array the result is written into.
+ * @param params  NULL, or the options (axes, naxes, kind, kth, dtype); a
+ *                where mask is refused.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a or out NULL; params
+ *         malformed (size, dtype, casting); kind not a sort kind; a where
+ *         mask; a provided output that overlaps itself.
+ * @retval NCL_ERR_AXIS  axes given with naxes other than 1, or an axis out
+ *         of range (a 0-d array has none).
+ * @retval NCL_ERR_INDEX  PARTITION/ARGPARTITION: kth out of range.
+ * @retval NCL_ERR_SHAPE  a provided output of another shape than a's.
+ * @retval NCL_ERR_DTYPE  params->dtype, or a provided output's dtype, other
+ *         than the result's; no kernel for a's dtype.
+ * @retval NCL_ERR_READONLY  a provided output that is not writeable.
+ * @retval NCL_ERR_DEVICE_MEMORY  a or the output in NCL_MEM_DEVICE memory.
+ * @retval NCL_ERR_FLOATING_POINT  a category a kernel raised, in
+ *         NCL_ERRMODE_RAISE.
+ * @retval NCL_ERR_NO_MEMORY
+ */
 NCL_API NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const NclParams *params);
 
+/** The function of a Sort hook node (NclHook::fn.sort): NclSort's
+    parameters with the node itself in front. It may handle the call,
+    change the arguments, pass the call on with NclSortNext, or
+    post-process what that returns; what it returns is what NclSort
+    returns. */
 typedef NclStatus (*NclSortHookFn)(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                                   const NclParams *params);
-/* Calls the node after self in the Sort chain with the given arguments. */
+/**
+ * Calls the node after self in the Sort chain with the given arguments.
+ * @param self    the calling hook's node.
+ * @param op      as NclSort.
+ * @param a       as NclSort.
+ * @param out     as NclSort.
+ * @param params  as NclSort.
+ * @return what the next node returns, or:
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
+ *                       follows.
+ */
 NCL_API NclStatus NclSortNext(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                              const NclParams *params);
 
 NCL_END_DECLS
+
+/** @} */
 
 #endif /* NCL_SORT_H */
