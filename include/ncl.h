@@ -1,6 +1,8 @@
-/*
- * ncl.h: the umbrella header of NCLib, NumPy's array loops as a standalone
- * C11 library. Include this one header; the headers under ncl/ hold the areas.
+/**
+ * @file
+ * @brief The umbrella header of NCLib, NumPy's array loops as a standalone
+ * C11 library. Include this one header; the headers under ncl/ hold the
+ * areas (see the @ref index "overview" and the topics).
  */
 #ifndef NCL_H
 #define NCL_H

@@ -1,7 +1,18 @@
-/*
- * ncl/api.h: the master head. NclGetApi is the one pre-known entry point: a
- * binding that resolves only this symbol reaches every public function and
- * the head of every hook chain through the versioned NclApi table.
+/**
+ * @file
+ * @brief The master head: NclGetApi, the one pre-known entry point, and the
+ * versioned NclApi table behind it.
+ *
+ * @defgroup ncl_master Master head (NclGetApi)
+ * @brief One exported symbol that reaches every public function and the
+ * head of every hook chain.
+ *
+ * A binding that dlopen()s libncl.so and resolves only "NclGetApi" reaches
+ * the whole library through the NclApi table it returns: the ABI version,
+ * the table's own size (so a newer library's longer table can serve an
+ * older binding), the version string, the level-1 chain heads and a pointer
+ * to every public function, in the fixed order of NCL_API_FUNCTION_LIST.
+ * @{
  */
 #ifndef NCL_API_H
 #define NCL_API_H
@@ -23,8 +34,10 @@
 
 NCL_BEGIN_DECLS
 
-/* Every public function, in a fixed order: X(return type, Name, (parameters)),
-   where the function is Ncl<Name>. New functions are only ever appended. */
+/** X-macro list of every public function, in a fixed order:
+    `X(return type, Name, (parameters))`, where the function is `Ncl<Name>`.
+    New functions are only ever appended; NclApi has one member per entry,
+    in this order. */
 #define NCL_API_FUNCTION_LIST(X)                                                           \
     X(const char *, StatusString, (NclStatus s))                                           \
     X(const char *, LastError, (void))                                                     \
@@ -170,34 +183,69 @@ NCL_BEGIN_DECLS
     X(NclStatus, FromArrow, (const struct ArrowSchema *schema, struct ArrowArray *array,   \
                              NclArray **out, NclArray **valid_out))
 
+/** The master table NclGetApi returns. After the fields below comes one
+    function pointer per entry of NCL_API_FUNCTION_LIST, in its order,
+    named as the function without its Ncl prefix and with its signature:
+    `api->Binary` is NclBinary, `api->DataMem_SetHandler` is
+    NclDataMem_SetHandler. A binding reads a member only when NclApi::size
+    shows that the library's table reaches it: a library older than the
+    binding's headers has a shorter table. */
 typedef struct NclApi {
-    uint32_t abi_version;  /* NCL_ABI_VERSION of the library */
-    uint32_t size;         /* sizeof(NclApi) of the library: fields past the
-                              caller's own sizeof are absent when smaller */
-    const char *version;   /* NCL_VERSION_STRING */
-    NclListHead *heads[NCL_SUBSYSTEM_COUNT]; /* level-1 chain heads; NULL where a
-                                                subsystem is not built */
+    uint32_t abi_version;  ///< NCL_ABI_VERSION of the library.
+    /** sizeof(NclApi) of the library: fields past the caller's own sizeof
+        are absent when smaller. */
+    uint32_t size;
+    const char *version;   ///< NCL_VERSION_STRING of the library.
+    /** The level-1 chain heads, by NclSubsystem; NULL where a subsystem is
+        not built (NCL_SUBSYSTEM_RNG). Walk them with NclHooksWalk rather
+        than by hand. */
+    NclListHead *heads[NCL_SUBSYSTEM_COUNT];
+    /** @cond */
 #define NCL_X_(ret, name, params) ret(*name) params;
     NCL_API_FUNCTION_LIST(NCL_X_)
 #undef NCL_X_
+    /** @endcond */
 } NclApi;
 
-/* The master head. Never NULL; the table is immutable and lives as long as
-   the library is loaded. */
+/**
+ * The master head: the one symbol a binding must resolve.
+ * Thread-safe; allocates nothing, and nothing runs at load time.
+ * @return the table; never NULL. It is immutable and lives as long as the
+ *         library is loaded.
+ */
 NCL_API const NclApi *NclGetApi(void);
 
-/* The library's NCL_VERSION_NUMBER (major * 10000 + minor * 100 + patch),
-   to compare with the one of the headers a program was compiled with. */
+/**
+ * The library's version, to compare with the one of the headers a program
+ * was compiled with (NCL_VERSION_NUMBER). Thread-safe.
+ * @ingroup ncl_version
+ * @return the library's NCL_VERSION_NUMBER: major * 10000 + minor * 100 +
+ *         patch.
+ */
 NCL_API int NclVersionNumber(void);
-/* NCL_OK when a program compiled with headers of NCL_VERSION_NUMBER
-   header_version and NCL_ABI_VERSION header_abi may use this library: the
-   same ABI version and major version, and a library minor version not older
-   than the headers' (an older one lacks what they added). Otherwise
-   NCL_ERR_UNSUPPORTED, with a message naming both versions. Usually called
-   as NCL_CHECK_VERSION() at start-up. Thread-safe, allocates nothing. */
+/**
+ * Whether a program compiled with headers of NCL_VERSION_NUMBER
+ * header_version and NCL_ABI_VERSION header_abi may use this library: the
+ * same ABI version and major version, and a library minor version not
+ * older than the headers' (an older one lacks what they added). Usually
+ * called as NCL_CHECK_VERSION() at start-up. Thread-safe, allocates
+ * nothing.
+ * @ingroup ncl_version
+ * @param header_version  the headers' NCL_VERSION_NUMBER.
+ * @param header_abi      the headers' NCL_ABI_VERSION.
+ * @retval NCL_OK
+ * @retval NCL_ERR_UNSUPPORTED  another ABI or major version, a library
+ *         older than the headers, or a negative header_version; the message
+ *         names both versions.
+ */
 NCL_API NclStatus NclCheckVersion(int header_version, int header_abi);
+/** NclCheckVersion with the version of the headers being compiled: NCL_OK
+    when the library the program runs with can serve them.
+    @ingroup ncl_version */
 #define NCL_CHECK_VERSION() NclCheckVersion(NCL_VERSION_NUMBER, NCL_ABI_VERSION)
 
 NCL_END_DECLS
+
+/** @} */
 
 #endif /* NCL_API_H */
