@@ -163,8 +163,21 @@ NCL_INLINE void ncl_fpe_begin_at(ncl_fpe_saved *saved, unsigned int csr)
    with a message (when s is NCL_OK; another failure is kept). */
 NclStatus ncl_fpe_apply(NclStatus s, int flags, NclSubsystem sub, int op);
 /* NCL_ERR_FLOATING_POINT with a message when a category in flags is in
-   RAISE mode, else NCL_OK. A default implementation checks this itself
-   before returning an allocated result, so a raising call returns none. */
+   RAISE mode, else NCL_OK. */
 NclStatus ncl_fpe_raise_status(int flags, NclSubsystem sub, int op);
+/* What the end of the current top-level call will make of the flags it has
+   raised so far, decided early: NCL_ERR_FLOATING_POINT with a message when
+   the caller runs as the top-level call itself (depth 1) and a raised
+   category is in RAISE mode, else NCL_OK. Every default implementation that
+   allocates its result asks this before storing it, and releases it on an
+   error, so that a raising call leaves *out untouched and loses nothing
+   (ncl/fpe.h); inside a nested call the result goes to the caller, whose
+   own top-level call decides. */
+NCL_INLINE NclStatus ncl_fpe_raise_early(NclSubsystem sub, int op)
+{
+    const int flags = ncl_tls.fpe_flags;
+    if (NCL_LIKELY(flags == 0) || ncl_tls.depth != 1) return NCL_OK;
+    return ncl_fpe_raise_status(flags, sub, op);
+}
 
 #endif /* NCL_SRC_CORE_H */

@@ -1076,7 +1076,7 @@ NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const
     if (st == NCL_OK && res != given) {
         /* RAISE is decided here for a top-level call, so that a result this
            call allocated is released rather than returned. */
-        if (f && ncl_tls.depth == 1) st = ncl_fpe_raise_status(ncl_tls.fpe_flags, SUB, op);
+        if (f) st = ncl_fpe_raise_early(SUB, op);
         if (st)
             NclArrayRelease(res);
         else

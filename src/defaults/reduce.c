@@ -1373,7 +1373,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         if (p.temp) copy_array(given, p.temp);
         /* RAISE is decided here so that a result this call allocated is
            released rather than returned */
-        if (fpe && ncl_tls.depth == 1) st = ncl_fpe_raise_status(ncl_tls.fpe_flags, sub, (int)op);
+        if (fpe) st = ncl_fpe_raise_early(sub, (int)op);
     }
     ncl_last_call.elements = a->size;
     ncl_last_call.bytes = a->size * (int64_t)a->itemsize + p.nout * (int64_t)dsize(p.odt);

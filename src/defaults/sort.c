@@ -781,8 +781,8 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
             ncl_error(st, WHO ": kernel %s failed with status %d (%s)", pl.name,
                       pl.kernel->name ? pl.kernel->name : "(unnamed)", (int)st,
                       NclStatusString(st));
-        else if (fpe && ncl_tls.depth == 1)
-            st = ncl_fpe_raise_status(ncl_tls.fpe_flags, sub, (int)op);
+        else if (fpe)
+            st = ncl_fpe_raise_early(sub, (int)op);
     }
     ncl_last_call.elements = a->size;
     ncl_last_call.bytes = a->size * (int64_t)(pl.isz + pl.rsz);

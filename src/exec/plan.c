@@ -756,8 +756,7 @@ NclStatus ncl_ew_outcome(NclSubsystem sub, int op, const NclKernelNode *k, NclSt
                          k->name ? k->name : "(unnamed)", (int)st, NclStatusString(st));
     /* RAISE is decided here for a top-level call, so that an output this
        call allocated is released rather than returned. */
-    if (fpe && ncl_tls.depth == 1) return ncl_fpe_raise_status(ncl_tls.fpe_flags, sub, op);
-    return NCL_OK;
+    return fpe ? ncl_fpe_raise_early(sub, op) : NCL_OK;
 }
 
 NclStatus ncl_ew_exec(const ncl_ew_plan *p, NclSubsystem sub, int op)
