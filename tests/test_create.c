@@ -470,6 +470,74 @@ START_TEST(copy_with_dtype)
 }
 END_TEST
 
+static int copy_callbacks;
+
+static void count_callback(int category, const char *where, void *user)
+{
+    (void)user;
+    ck_assert_int_eq(category, NCL_FPE_INVALID);
+    ck_assert_str_eq(where, "NclCreate(copy)");
+    copy_callbacks++;
+}
+
+static NclStatus counting_hook(NclHook *self, NclCreateOp op, const NclCreateParams *p,
+                               NclArray **out);
+
+/* A copy whose cast raises INVALID (NaN to an integer dtype) in RAISE mode
+   fails as NclConvert does: *out untouched and the array it allocated
+   released, in either order and with a pass-through hook in front of the
+   default. In CALL mode the copy succeeds, NaN converted to 0. */
+START_TEST(copy_with_dtype_raise)
+{
+    NclArray *src = ncl_test_arr(NCL_FLOAT64, 2, NCL_DIMS(2, 3), 1, NAN, 3, 4, 5, 6);
+    NclArray *const sentinel = (NclArray *)(uintptr_t)0x77;
+    NclHook node;
+    memset(&node, 0, sizeof node);
+    node.name = "test_create_pass";
+    node.fn.create = counting_hook;
+    for (int hooked = 0; hooked < 2; hooked++) {
+        if (hooked) NCL_CHECK_OK(NclApiHook(NCL_SUBSYSTEM_CREATE, &node.list));
+        for (int order = NCL_ORDER_C; order <= NCL_ORDER_F; order++) {
+            NclCreateParams p = NCL_CREATE_PARAMS_INIT;
+            p.src = src;
+            p.dtype = NCL_INT32;
+            p.order = (NclOrder)order;
+            NclArray *out = sentinel;
+            ncl_test_alloc t;
+            NCL_CHECK_OK(NclSetErrMode(NCL_FPE_INVALID, NCL_ERRMODE_RAISE));
+            ncl_test_alloc_install(&t, 0, 0);
+            NclStatus s = NclCreate(NCL_CREATE_COPY, &p, &out);
+            ncl_test_alloc_uninstall(&t);
+            NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_IGNORE));
+            ck_assert_msg(s == NCL_ERR_FLOATING_POINT, "hooked %d, order %d: %s (%s)", hooked,
+                          order, NclStatusString(s), NclLastError());
+            NCL_CHECK_MESSAGE_HAS("NclCreate(copy): floating-point error");
+            ck_assert_int_eq(NclGetFPErrors(), NCL_FPE_INVALID);
+            NCL_CHECK_NO_LEAK(&t);
+            ck_assert_ptr_eq(out, sentinel);
+        }
+        if (hooked) NCL_CHECK_OK(NclApiUnhook(&node.list));
+    }
+
+    NclCreateParams p = NCL_CREATE_PARAMS_INIT;
+    p.src = src;
+    p.dtype = NCL_INT32;
+    NclArray *c = NULL;
+    copy_callbacks = 0;
+    NclSetErrCallback(count_callback, NULL);
+    NCL_CHECK_OK(NclSetErrMode(NCL_FPE_INVALID, NCL_ERRMODE_CALL));
+    NclStatus s = NclCreate(NCL_CREATE_COPY, &p, &c);
+    NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_IGNORE));
+    NclSetErrCallback(NULL, NULL);
+    ck_assert_int_eq(s, NCL_OK);
+    ck_assert_int_eq(copy_callbacks, 1);
+    ck_assert_int_eq(ncl_test_get_i(c, 1), 0);
+    ck_assert_int_eq(ncl_test_get_i(c, 5), 6);
+    NclArrayRelease(c);
+    NclArrayRelease(src);
+}
+END_TEST
+
 /* ---- validation ------------------------------------------------------------------------------- */
 
 START_TEST(params_validation)
@@ -618,6 +686,7 @@ static Suite *create_suite(void)
     tc = ncl_test_tcase(s, "copy");
     tcase_add_test(tc, copy_cases);
     tcase_add_test(tc, copy_with_dtype);
+    tcase_add_test(tc, copy_with_dtype_raise);
     tc = ncl_test_tcase(s, "api");
     tcase_add_test(tc, params_validation);
     tcase_add_test(tc, constructors_use_chain);

@@ -262,8 +262,11 @@ static NclStatus make_copy(const char *who, NclDType dt, const NclCreateParams *
     NclArray *a = NULL;
     NclStatus s = ncl_array_alloc(who, dt, src->ndim, src->shape, p->order, 0, &a);
     if (s != NCL_OK) return s;
-    /* A copy with a dtype is numpy's astype: any cast is allowed. */
+    /* A copy with a dtype is numpy's astype: any cast is allowed. The copy
+       runs as a nested call, which leaves RAISE to this one: decided here,
+       as NclConvert does, so that a raising copy releases its result. */
     s = ncl_assign(who, a, src, NCL_CASTING_UNSAFE);
+    if (s == NCL_OK) s = ncl_fpe_raise_early(NCL_SUBSYSTEM_CREATE, NCL_CREATE_COPY);
     if (s != NCL_OK) {
         NclArrayRelease(a);
         return s;
