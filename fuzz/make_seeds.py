@@ -183,6 +183,11 @@ def seeds():
                               + call(BINARY, 0) + hook(6, 0, 1, bytes([1, 1])) + call(BINARY, 0))
     s["errmode"] = (misc(0, bytes([15, 1])) + wrap(F64, [4]) + wrap(F64, [4], offset=32)
                     + call(BINARY, 3) + misc(0, bytes([15, 2])) + misc(1, b"\x01") + call(UNARY, 11))
+    # RAISE for INVALID, then a copy to int32 of [nan, 0, -0, inf] (F64_DATA[3:7],
+    # appended below): refused, and the copy it made released
+    head, tail = misc(0, bytes([8, 1])), create(7, dtype=I32, src=0)
+    nan_at = len(head) + len(wrap(F64, [4])) + len(tail) + 3 * 8
+    s["create_copy_raise"] = head + wrap(F64, [4], offset=nan_at) + tail
     s["ledger_info"] = (misc(3, b"\x01") + wrap(I64, [4]) + call(UNARY, 0) + misc(4, b"\x40")
                         + misc(4, b"\x00") + misc(5, b"\x10\x00") + misc(3, b"\x00"))
     s["params_size"] = (two_f64 + call(BINARY, 0, p=params(size=0)) + call(BINARY, 0, p=params(size=1))

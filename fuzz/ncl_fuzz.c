@@ -9,13 +9,13 @@
  * from inside calls.
  *
  * The invariants checked on every call: the status is an NclStatus; a
- * failure leaves a message; a failed call leaves an *out that was NULL
- * NULL (except NCL_ERR_FLOATING_POINT, which comes with the written
- * result) and a provided *out in place; every view of the target's buffer lies
- * inside it; after an input, every block the library took from the
- * accounting handler has been given back. The sanitizers the tree is built
- * with check the rest. A violated invariant calls abort(), which libFuzzer
- * reports with the input that caused it.
+ * failure leaves a message; a failed call (NCL_ERR_FLOATING_POINT
+ * included) leaves an *out that was NULL NULL and a provided *out in
+ * place; every view of the target's buffer lies inside it; after an input,
+ * every block the library took from the accounting handler has been given
+ * back. The sanitizers the tree is built with check the rest. A violated
+ * invariant calls abort(), which libFuzzer reports with the input that
+ * caused it.
  *
  * Sizes are kept small on purpose (CAP elements per operand and result):
  * the target looks for wrong indexing, not for slow loops, and a huge
@@ -590,7 +590,7 @@ static void op_create(reader *r)
     }
     NclArray *out = NULL;
     NclStatus s = check_status(NclCreate(op, &p, &out), "NclCreate");
-    if (s == NCL_OK || (s == NCL_ERR_FLOATING_POINT && out != NULL)) put_slot(out, "NclCreate");
+    if (s == NCL_OK) put_slot(out, "NclCreate");
     else if (out != NULL) fail("a refused NclCreate wrote *out", NclLastError());
 }
 
@@ -724,12 +724,8 @@ static void finish_call(NclStatus s, NclArray *out, NclArray *given, int provide
         touch(out);
         return;
     }
-    /* NCL_ERR_FLOATING_POINT (an error mode of RAISE) comes after the
-       output is written: an allocated result is returned with it. */
-    if (s == NCL_ERR_FLOATING_POINT && out != NULL) {
-        put_slot(out, call);
-        return;
-    }
+    /* NCL_ERR_FLOATING_POINT (an error mode of RAISE) too: a provided
+       output has been written, an allocated one is released (ncl/fpe.h). */
     if (s != NCL_OK) {
         if (out != NULL) fail("a refused call wrote *out", call);
         return;
