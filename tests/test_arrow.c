@@ -5,8 +5,9 @@
  * exactly once and move semantics (a moved struct is marked released), and
  * N-dimensional arrays as arrow.fixed_shape_tensor. A property test over
  * random dtypes, 0-4 dimensions (extents 0 and 1), strides of any sign and
- * validity masks round-trips through export and import; malformed structs
- * are refused with their release still called once.
+ * validity masks round-trips through export and import; malformed structs,
+ * and offsets, lengths and tensor shapes whose sizes int64 cannot hold, are
+ * refused with their release still called once.
  */
 #include "ncl_test.h"
 
@@ -259,6 +260,16 @@ START_TEST(test_import_refusals)
     REFUSED(p.a.n_buffers = 1, NCL_ERR_INVALID_ARGUMENT);
     REFUSED(p.buffers[1] = NULL, NCL_ERR_INVALID_ARGUMENT);
     REFUSED(p.s.release = NULL, NCL_ERR_INVALID_ARGUMENT);
+    /* offsets and lengths whose element, bit or byte positions int64
+       cannot hold, and ones that run past the end of the address space */
+    REFUSED(p.a.offset = INT64_MAX, NCL_ERR_SHAPE);
+    REFUSED(p.a.offset = (int64_t)1 << 61, NCL_ERR_SHAPE); /* x 4 bytes */
+    REFUSED((p.a.offset = INT64_MAX - 5, p.buffers[0] = p.bitmap, p.a.null_count = -1),
+            NCL_ERR_SHAPE);
+    REFUSED((p.s.format = "b", p.a.offset = INT64_MAX - 3, p.buffers[1] = p.bools),
+            NCL_ERR_SHAPE);
+    REFUSED((p.a.offset = 8, p.buffers[1] = (const void *)(UINTPTR_MAX - 15)),
+            NCL_ERR_INVALID_ARGUMENT);
     /* nulls, but no place to say where */
     producer_init(&p, "i");
     p.buffers[0] = p.bitmap;
@@ -276,6 +287,105 @@ START_TEST(test_import_refusals)
     producer_init(&p, "i");
     NCL_CHECK_STATUS(NclFromArrow(&p.s, &p.a, NULL, NULL), NCL_ERR_INVALID_ARGUMENT);
     ck_assert_int_eq(p.releases, 1);
+}
+END_TEST
+
+/* ---- a producer's tensors ---------------------------------------------------- */
+
+/* An arrow.fixed_shape_tensor of the given shape (JSON) and list size over
+   a producer's int32 values. */
+typedef struct tensor_producer {
+    producer values;
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    struct ArrowSchema *schildren[1];
+    struct ArrowArray *achildren[1];
+    const void *buffers[1];
+    char format[32];
+    char meta[256];
+    int releases;
+} tensor_producer;
+
+static void tensor_release(struct ArrowArray *a)
+{
+    ((tensor_producer *)a->private_data)->releases++;
+    a->release = NULL;
+}
+
+static char *put_meta_str(char *p, const char *str)
+{
+    const int32_t n = (int32_t)strlen(str);
+    memcpy(p, &n, 4);
+    memcpy(p + 4, str, (size_t)n);
+    return p + 4 + n;
+}
+
+static void tensor_init(tensor_producer *t, const char *shape_json, const char *list_size,
+                        int64_t length)
+{
+    memset(t, 0, sizeof *t);
+    producer_init(&t->values, "i");
+    t->values.a.length = 20;
+    const int32_t npairs = 2;
+    memcpy(t->meta, &npairs, 4);
+    char *m = put_meta_str(t->meta + 4, "ARROW:extension:name");
+    m = put_meta_str(m, "arrow.fixed_shape_tensor");
+    m = put_meta_str(m, "ARROW:extension:metadata");
+    char json[160];
+    snprintf(json, sizeof json, "{\"shape\":%s}", shape_json);
+    put_meta_str(m, json);
+    snprintf(t->format, sizeof t->format, "+w:%s", list_size);
+    t->schildren[0] = &t->values.s;
+    t->achildren[0] = &t->values.a;
+    t->s = (struct ArrowSchema){.format = t->format, .name = "t", .metadata = t->meta,
+                                .n_children = 1, .children = t->schildren,
+                                .release = schema_release};
+    t->a = (struct ArrowArray){.length = length, .n_buffers = 1, .n_children = 1,
+                               .buffers = t->buffers, .children = t->achildren,
+                               .release = tensor_release, .private_data = t};
+}
+
+START_TEST(test_import_tensor_sizes)
+{
+    tensor_producer t;
+    NclArray *a = NULL;
+    /* well-formed: one 2x5 tensor over the first 10 of the 20 values */
+    tensor_init(&t, "[2,5]", "10", 1);
+    NCL_CHECK_OK(NclFromArrow(&t.s, &t.a, &a, NULL));
+    ck_assert_int_eq(NclArrayNDim(a), 3);
+    ck_assert_int_eq(NclArrayShape(a)[0], 1);
+    ck_assert_ptr_eq(NclArrayData(a), t.values.values);
+    NclArrayRelease(a);
+    ck_assert_int_eq(t.releases, 1);
+
+#define TENSOR_REFUSED(shape, list, length, setup, status)                      \
+    do {                                                                        \
+        tensor_init(&t, shape, list, length);                                   \
+        setup;                                                                  \
+        a = (NclArray *)(uintptr_t)0x9;                                         \
+        NCL_CHECK_STATUS(NclFromArrow(&t.s, &t.a, &a, NULL), status);           \
+        ck_assert_ptr_null(a);                                                  \
+        ck_assert_int_eq(t.releases, 1);                                        \
+        ck_assert_int_eq(t.values.releases, 0); /* the parent's release's */    \
+        ck_assert(t.a.release == NULL);                                         \
+    } while (0)
+    /* a shape whose element count int64 cannot hold (the list size is what
+       the product wraps to) */
+    TENSOR_REFUSED("[4611686018427387904,4]", "0", 1, (void)0, NCL_ERR_SHAPE);
+    NCL_CHECK_MESSAGE_HAS("more elements than int64 can count");
+    TENSOR_REFUSED("[9223372036854775807,2]", "-2", 1, (void)0, NCL_ERR_SHAPE);
+    TENSOR_REFUSED("[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,"
+                   "3,3,3,3]", "0", 1, (void)0, NCL_ERR_SHAPE);
+    /* tensors x list size, offset x list size, offset + tensors */
+    TENSOR_REFUSED("[1099511627776]", "1099511627776", (int64_t)1 << 30, (void)0, NCL_ERR_SHAPE);
+    TENSOR_REFUSED("[1099511627776]", "1099511627776", 1, t.a.offset = (int64_t)1 << 30,
+                   NCL_ERR_SHAPE);
+    TENSOR_REFUSED("[1]", "1", 1, t.a.offset = INT64_MAX, NCL_ERR_SHAPE);
+    TENSOR_REFUSED("[4]", "4", 1, (t.a.offset = 2, t.values.a.offset = INT64_MAX - 9),
+                   NCL_ERR_SHAPE);
+    /* in range, but longer than the values */
+    TENSOR_REFUSED("[2,5]", "10", 3, (void)0, NCL_ERR_INVALID_ARGUMENT);
+#undef TENSOR_REFUSED
 }
 END_TEST
 
@@ -333,6 +443,7 @@ static Suite *arrow_suite(void)
     tcase_add_test(tc, test_property_round_trip);
     tcase_add_test(tc, test_import_offsets_nulls_bools);
     tcase_add_test(tc, test_import_refusals);
+    tcase_add_test(tc, test_import_tensor_sizes);
     tcase_add_test(tc, test_tensor_metadata_and_export_refusals);
     return s;
 }

@@ -124,13 +124,16 @@ NCL_API NclStatus NclToArrow(const NclArray *a, const NclArray *valid, struct Ar
  *         (release NULL); a negative length or offset, or a null count
  *         below -1; a buffer count or child count the format does not
  *         have; values shorter than the tensors; NULL buffers where
- *         elements exist; malformed extension metadata; nulls without
- *         valid_out.
+ *         elements exist; an offset and length that reach past the end of
+ *         the address space from their buffers; malformed extension
+ *         metadata; nulls without valid_out.
  * @retval NCL_ERR_UNSUPPORTED  a format NCLib has no dtype for, a
  *         fixed_shape_tensor with a permutation, or null tensors (the
  *         list's own validity).
- * @retval NCL_ERR_SHAPE  a tensor shape whose element count int64 cannot
- *         hold.
+ * @retval NCL_ERR_SHAPE  a tensor shape, or tensors of it, whose element
+ *         count int64 cannot hold; an offset and length (the child's plus
+ *         the list's in whole tensors) whose last element's position, or
+ *         its byte position, int64 cannot hold.
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *array,

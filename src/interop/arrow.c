@@ -55,6 +55,9 @@ static int64_t pack_bits(const uint8_t *src, int64_t n, uint8_t *dst)
     return set;
 }
 
+/* Bytes of a bitmap of n >= 0 bits. */
+static int64_t bit_bytes(int64_t n) { return n / 8 + (n % 8 != 0); }
+
 static void unpack_bits(const uint8_t *bits, int64_t offset, int64_t n, uint8_t *dst)
 {
     for (int64_t i = 0; i < n; i++) {
@@ -340,6 +343,13 @@ static int tensor_shape(const char *meta, int64_t *shape)
     return is_tensor ? ndim : -1;
 }
 
+/* Whether bytes bytes from p run past the end of the address space: a
+   producer's offset and length can say so, whatever its buffer is. */
+static int past_address_space(const void *p, int64_t bytes)
+{
+    return p != NULL && (uint64_t)bytes > (uint64_t)(UINTPTR_MAX - (uintptr_t)p);
+}
+
 /* Releases the array (if it is a live struct) and returns st. */
 static NclStatus refuse(struct ArrowArray *array, NclStatus st)
 {
@@ -368,6 +378,7 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
     const struct ArrowSchema *vs = schema;
     const struct ArrowArray *va = array;
     int64_t tensors = 0, per = 1;
+    NclStatus st;
     if (schema->format && strncmp(schema->format, "+w:", 3) == 0) {
         const int nd = tensor_shape(schema->metadata, shape + 1);
         if (nd == -2)
@@ -381,7 +392,10 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
                                            "arrow.fixed_shape_tensor (extension metadata with "
                                            "its shape, one child, one buffer)",
                                            who, schema->format));
-        for (int d = 1; d <= nd; d++) per *= shape[d];
+        /* Sizes from here on come from the producer's metadata: each is
+           computed overflow-checked, and one int64 cannot hold is refused. */
+        st = ncl_shape_check(who, nd, shape + 1, &per);
+        if (st) return refuse(array, st);
         if (per != strtoll(schema->format + 3, NULL, 10))
             return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT,
                                            "%s: list size %s differs from the shape's %lld "
@@ -408,24 +422,50 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
                                        "%s: a primitive array has 2 buffers and no children "
                                        "(this one %lld and %lld)",
                                        who, (long long)va->n_buffers, (long long)va->n_children));
+    /* The values are elements first .. first + n - 1 of the child's
+       buffers: its offset, then the list's offset in whole tensors. */
     int64_t first = va->offset, n = va->length;
+    const size_t isz = ncl_dtype_size[dtype];
     if (ndim > 1) {
-        first += (array->offset) * per;
-        n = tensors * per;
         if (array->n_buffers == 1 && array->buffers && array->buffers[0] && array->null_count != 0)
             return refuse(array, ncl_error(NCL_ERR_UNSUPPORTED,
                                            "%s: null tensors (the list's own validity)", who));
-        if (va->length < (array->offset + tensors) * per)
+        st = ncl_shape_check(who, ndim, shape, &n);
+        if (st) return refuse(array, st);
+        int64_t skip, end;
+        if (ncl_mul_overflow(array->offset, per, &skip) || ncl_add_overflow(first, skip, &first) ||
+            ncl_add_overflow(array->offset, tensors, &end) || ncl_mul_overflow(end, per, &end))
+            return refuse(array, ncl_error(NCL_ERR_SHAPE,
+                                           "%s: %lld tensors of %lld elements from tensor "
+                                           "%lld, after %lld values, lie past what int64 can "
+                                           "count", who, (long long)tensors, (long long)per,
+                                           (long long)array->offset, (long long)va->offset));
+        if (va->length < end)
             return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT,
                                            "%s: the values are shorter than the tensors", who));
     } else {
         shape[0] = n;
     }
+    /* bytes bounds every copy below (a bool is a byte once unpacked). */
+    int64_t stop, bytes;
+    if (ncl_add_overflow(first, n, &stop) || ncl_mul_overflow(stop, (int64_t)isz, &bytes) ||
+        (uint64_t)bytes >= (uint64_t)SIZE_MAX)
+        return refuse(array, ncl_error(NCL_ERR_SHAPE,
+                                       "%s: %lld values of %zu bytes after %lld lie past what "
+                                       "int64 can count", who, (long long)n, isz,
+                                       (long long)first));
     const uint8_t *bitmap = va->buffers[0];
     const char *values = va->buffers[1];
     if (n > 0 && values == NULL)
         return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: the values buffer is NULL",
                                        who));
+    if (past_address_space(values, dtype == NCL_BOOL ? bit_bytes(stop) : bytes) ||
+        past_address_space(bitmap, bit_bytes(stop)))
+        return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                                       "%s: %lld values after %lld reach outside the address "
+                                       "space from buffers at %p and %p", who, (long long)n,
+                                       (long long)first, (const void *)bitmap,
+                                       (const void *)values));
     const int has_nulls = bitmap != NULL && va->null_count != 0 && n > 0;
     uint8_t *vbytes = NULL;
     if (has_nulls) {
@@ -443,10 +483,8 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
                                            "%s: the array has nulls and valid_out is NULL", who));
         }
     }
-    const size_t isz = ncl_dtype_size[dtype];
     const char *src = values ? values + (dtype == NCL_BOOL ? 0 : first * (int64_t)isz) : NULL;
     const int copy = dtype == NCL_BOOL || (n > 0 && (uintptr_t)src % isz != 0);
-    NclStatus st;
     NclArray *a = NULL, *v = NULL;
     if (copy) {
         char *buf = malloc((size_t)n * isz + 1);
