@@ -213,6 +213,9 @@ NCL_KINLINE void RT_FN(cols_chunk)(const char *p, int64_t s, int64_t ws, int64_t
     RT_ACC pend[RT_PENDING][RT_L][RT_W], v[RT_L][RT_W];
     int depth = 0;
     const int64_t nb = (m + RT_B - 1) / RT_B;
+    /* an empty chunk's state (m == 0: no block sets it) */
+    for (int j = 0; j < RT_L; j++)
+        for (int w = 0; w < RT_W; w++) v[j][w] = RT_FN(ident)(op);
     for (int64_t b = 0; b < nb; b++) {
         const int64_t len = m - b * RT_B < RT_B ? m - b * RT_B : RT_B;
         RT_FN(cols_block)(p + b * RT_B * s, s, ws, len, dt, op, v);

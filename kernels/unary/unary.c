@@ -73,7 +73,7 @@
 /* Every (T) -> bool loop. */
 #define UNARY_BOOL_LOOPS(X) ALL_(X, NCL_LOGICAL_NOT, logical_not)
 
-#if !NCL_UNARY_SLEEF && NCL_UNARY_F64_VIA_LDBL
+#if !NCL_UNARY_SLEEF && NCL_UNARY_F64_VIA_X87
 /* The framework samples MXCSR only, and the x87 keeps its own sticky
    flags: run the loop in a clean FP environment, report what it raised
    (x87 and SSE, through fetestexcept) via the flag sink, and put the
