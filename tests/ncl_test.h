@@ -106,6 +106,33 @@ static inline char *ncl_test_ptr(const NclArray *a, int64_t flat)
     return (char *)NclArrayData(a) + ncl_test_offset(a, flat);
 }
 
+/* The w-byte element at p as the low bytes of a uint64_t, zero-extended,
+   and back: the element's bits in the machine's own byte order, so the
+   same on little- and big-endian machines. */
+static inline uint64_t ncl_test_load_bits(const void *p, size_t w)
+{
+    uint8_t b1; uint16_t b2; uint32_t b4; uint64_t b8;
+    switch (w) {
+    case 1: memcpy(&b1, p, 1); return b1;
+    case 2: memcpy(&b2, p, 2); return b2;
+    case 4: memcpy(&b4, p, 4); return b4;
+    default: memcpy(&b8, p, 8); return b8;
+    }
+}
+
+static inline void ncl_test_store_bits(void *p, size_t w, uint64_t bits)
+{
+    const uint8_t b1 = (uint8_t)bits;
+    const uint16_t b2 = (uint16_t)bits;
+    const uint32_t b4 = (uint32_t)bits;
+    switch (w) {
+    case 1: memcpy(p, &b1, 1); break;
+    case 2: memcpy(p, &b2, 2); break;
+    case 4: memcpy(p, &b4, 4); break;
+    default: memcpy(p, &bits, 8);
+    }
+}
+
 /* The element of dtype at p (any alignment) as double. */
 static inline double ncl_test_load_d(NclDType dtype, const char *p)
 {

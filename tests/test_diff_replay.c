@@ -67,6 +67,30 @@ static unsigned char *unhex(const char *s, int64_t *n)
     return out;
 }
 
+/* ---- byte order ----------------------------------------------------------------
+   The corpus holds little-endian bytes (tests/diff/README.md). On a big-endian
+   machine every element is reversed in place, by the dtype of what views it:
+   the expected result and the initial value when they are read, the
+   buffers through the arrays over them when a case is replayed. That needs
+   each byte of a buffer to belong to one element of one width, which
+   corpus_layout_ok checks on every machine. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+enum { BIG_ENDIAN_HOST = 1 };
+#else
+enum { BIG_ENDIAN_HOST = 0 };
+#endif
+
+static void reverse_elements(unsigned char *p, int64_t nbytes, size_t w)
+{
+    if (!BIG_ENDIAN_HOST || w < 2) return;
+    for (int64_t i = 0; i + (int64_t)w <= nbytes; i += (int64_t)w)
+        for (size_t a = 0, b = w - 1; a < b; a++, b--) {
+            const unsigned char t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
 /* Reads the next whitespace-separated integer from *p. */
 static int next_i64(char **p, int64_t *v)
 {
@@ -154,6 +178,7 @@ static int parse_line(rcase *c, char *line)
         int ok = sscanf(p, "%s", hex) == 1 && (c->ini_bytes = unhex(hex, &got)) != NULL &&
                  (c->ini_dtype < 0 || (size_t)got == NclDTypeSize((NclDType)c->ini_dtype));
         free(hex);
+        if (ok && c->ini_dtype >= 0) reverse_elements(c->ini_bytes, got, (size_t)got);
         return ok;
     }
     if (strcmp(word, "expect") == 0) {
@@ -165,8 +190,10 @@ static int parse_line(rcase *c, char *line)
         char *hex = malloc(strlen(p) + 1);
         if (hex == NULL) return 0;
         int ok = sscanf(p, "%s", hex) == 1 &&
-                 (c->exp_bytes = unhex(hex, &c->exp_nbytes)) != NULL;
+                 (c->exp_bytes = unhex(hex, &c->exp_nbytes)) != NULL &&
+                 c->exp_dtype >= 0 && c->exp_dtype < NCL_NTYPES;
         free(hex);
+        if (ok) reverse_elements(c->exp_bytes, c->exp_nbytes, NclDTypeSize((NclDType)c->exp_dtype));
         return ok;
     }
     if (strcmp(word, "end") == 0) return 2;
@@ -212,6 +239,46 @@ static void load_corpus(void)
     fclose(f);
 }
 
+/* Checks that no byte of a buffer is viewed as part of two different
+   elements (offset or width), and on a big-endian machine reverses each
+   element once, in the buffers mem (which start at the recorded alignment). */
+static void buffers_to_native(const rcase *c, char *const *mem)
+{
+    int64_t *start[MAX_BUFS] = {0}; /* per byte: its element, or -1 */
+    for (int b = 0; b < c->nbufs; b++) {
+        start[b] = malloc((size_t)(c->bufs[b].nbytes ? c->bufs[b].nbytes : 1) * sizeof *start[b]);
+        ck_assert_ptr_nonnull(start[b]);
+        for (int64_t i = 0; i < c->bufs[b].nbytes; i++) start[b][i] = -1;
+    }
+    for (int i = 0; i < c->narrs; i++) {
+        const rarr *a = &c->arrs[i];
+        const int64_t w = (int64_t)NclDTypeSize((NclDType)a->dtype), n = ncl_test_shape_size(a->ndim, a->shape);
+        unsigned char *base = (unsigned char *)mem[a->buf] + c->bufs[a->buf].align;
+        for (int64_t flat = 0; flat < n; flat++) {
+            int64_t off = a->first, rest = flat;
+            for (int d = a->ndim - 1; d >= 0; d--) {
+                off += rest % a->shape[d] * a->strides[d];
+                rest /= a->shape[d];
+            }
+            ck_assert_msg(off >= 0 && off + w <= c->bufs[a->buf].nbytes, "%s: %s element %lld outside its buffer",
+                          c->title, a->role, (long long)flat);
+            /* each byte records its element as offset * 16 + width */
+            const int64_t code = off * 16 + w;
+            const int fresh = start[a->buf][off] == -1;
+            for (int64_t k = 0; k < w; k++) {
+                int64_t *owner = &start[a->buf][off + k];
+                ck_assert_msg(*owner == (fresh ? -1 : code),
+                              "%s: buffer %d byte %lld belongs to two elements: the corpus's byte "
+                              "order could not be replayed on a big-endian machine",
+                              c->title, a->buf, (long long)(off + k));
+                *owner = code;
+            }
+            if (fresh) reverse_elements(base + off, w, (size_t)w);
+        }
+    }
+    for (int b = 0; b < c->nbufs; b++) free(start[b]);
+}
+
 static NclStatus call(const rcase *c, NclArray *const *in, NclArray **out, const NclParams *p)
 {
     if (strcmp(c->kind, "ternary") == 0) return NclTernary(c->op, in[0], in[1], in[2], out, p);
@@ -238,6 +305,7 @@ START_TEST(t_replay)
         ck_assert_ptr_nonnull(mem[b]);
         memcpy(mem[b] + c->bufs[b].align, c->bufs[b].bytes, (size_t)c->bufs[b].nbytes);
     }
+    buffers_to_native(c, mem);
     for (int i = 0; i < c->narrs; i++) {
         const rarr *a = &c->arrs[i];
         const int is_out = strcmp(a->role, "out") == 0;

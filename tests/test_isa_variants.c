@@ -145,7 +145,7 @@ static void random_element(NclDType d, char *p)
     case 4: v = (r >> 8) % 70; break;                               /* small, shift counts */
     default: v = rnd();
     }
-    memcpy(p, &v, size); /* little-endian low bytes */
+    ncl_test_store_bits(p, size, v);
 }
 
 /* ---- comparing results ----------------------------------------------------------- */

@@ -27,12 +27,10 @@
 
 /* ---- the reference order ------------------------------------------------------------ */
 
-/* The element's bytes, zero-extended. */
+/* The element's bits, zero-extended. */
 static uint64_t elem_bits(const NclArray *a, const char *p)
 {
-    uint64_t u = 0;
-    memcpy(&u, p, NclDTypeSize(NclArrayDType(a)));
-    return u;
+    return ncl_test_load_bits(p, NclDTypeSize(NclArrayDType(a)));
 }
 
 /* A 64-bit key whose unsigned order is NumPy's sort order and whose
@@ -293,7 +291,7 @@ static NclArray *array_of_bits(NclDType t, const uint64_t *bits, int64_t n)
 {
     NclArray *a = ncl_test_new(t, 1, &n);
     const size_t w = NclDTypeSize(t);
-    for (int64_t i = 0; i < n; i++) memcpy(ncl_test_ptr(a, i), &bits[i], w);
+    for (int64_t i = 0; i < n; i++) ncl_test_store_bits(ncl_test_ptr(a, i), w, bits[i]);
     return a;
 }
 
@@ -575,7 +573,7 @@ static NclArray *random_array(NclDType t, int nd, const int64_t *shape, int patt
     make_pattern(t, pattern, n, rng, bits);
     NclArray *a = ncl_test_new(t, nd, shape);
     const size_t w = NclDTypeSize(t);
-    for (int64_t i = 0; i < n; i++) memcpy(ncl_test_ptr(a, i), &bits[i], w);
+    for (int64_t i = 0; i < n; i++) ncl_test_store_bits(ncl_test_ptr(a, i), w, bits[i]);
     free(bits);
     return a;
 }
