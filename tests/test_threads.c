@@ -729,9 +729,26 @@ START_TEST(t_settings_validation)
 END_TEST
 
 /* Runs this test program as a probe with the given environment: it prints
-   the thread count and the threshold it starts with. */
+   the thread count and the threshold it starts with. Under an emulator
+   (cross builds: NCL_TEST_EMULATOR, its command line split at spaces, set
+   by tests/CMakeLists.txt) the probe runs under it too. */
 static void probe(const char *threads_env, const char *threshold_env, int *count, long long *th)
 {
+    char emulator[1024] = "";
+    char *argv[32];
+    int argc = 0;
+    const char *emu = getenv("NCL_TEST_EMULATOR");
+    if (emu) {
+        ck_assert(strlen(emu) < sizeof emulator);
+        strcpy(emulator, emu);
+        for (char *save = NULL, *w = strtok_r(emulator, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+            ck_assert(argc < 29);
+            argv[argc++] = w;
+        }
+    }
+    argv[argc++] = (char *)self_path;
+    argv[argc++] = "--probe";
+    argv[argc] = NULL;
     int fd[2];
     ck_assert_int_eq(pipe(fd), 0);
     fflush(NULL);
@@ -744,7 +761,7 @@ static void probe(const char *threads_env, const char *threshold_env, int *count
         else unsetenv("NCL_NUM_THREADS");
         if (threshold_env) setenv("NCL_THREADING_THRESHOLD", threshold_env, 1);
         else unsetenv("NCL_THREADING_THRESHOLD");
-        execl(self_path, self_path, "--probe", (char *)NULL);
+        execv(argv[0], argv);
         _exit(127);
     }
     close(fd[1]);

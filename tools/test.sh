@@ -22,6 +22,14 @@
 #            numpy.random) run twice, plain and with the ncl_numpy adapter
 #            of the release build installed; fails when a test fails only
 #            with the adapter (tests/python/run_numpy_suites.py)
+#   aarch64  cross builds with Debian's gcc-aarch64-linux-gnu and
+#   s390x    gcc-s390x-linux-gnu (big-endian) against Debian's arm64 and
+#            s390x packages (tools/setup.sh --cross), portable kernels
+#            only, tests under qemu-user named explicitly: every suite but
+#            the NumPy-based ones, those that fork a threaded process
+#            (qemu-user aborts there) and those labelled "long" (test
+#            presets <arch>-ci); NCL_CROSS_FULL=1 runs the long ones too
+#            (docs/PORTABILITY.md)
 # Every stage runs even when an earlier one failed, so one run shows every
 # failure; the exit status is non-zero if any stage failed. The stages can be
 # chosen with NCL_TEST_STAGES (e.g. "release asan"); NCL_TEST_JOBS sets how
@@ -29,9 +37,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-tools/setup.sh || { echo "test: setup failed" >&2; exit 1; }
-
-stages=(${NCL_TEST_STAGES:-release asan tsan numpy})
+stages=(${NCL_TEST_STAGES:-release asan tsan numpy aarch64 s390x})
+setup_args=()
+for stage in "${stages[@]}"; do
+  case $stage in aarch64 | s390x) setup_args+=(--cross "$stage") ;; esac
+done
+tools/setup.sh "${setup_args[@]}" || { echo "test: setup failed" >&2; exit 1; }
 jobs=${NCL_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 declare -A result
 declare -A summary
@@ -39,7 +50,10 @@ failed=0
 t_all=$SECONDS
 
 run_stage() {
-  local preset=$1 t0=$SECONDS log
+  local preset=$1 t0=$SECONDS log test_preset=$1
+  case $preset in
+    aarch64 | s390x) [[ ${NCL_CROSS_FULL:-0} == 1 ]] || test_preset=$preset-ci ;;
+  esac
   echo
   echo "==== $preset: configure + build ===="
   if ! cmake --preset "$preset" || ! cmake --build --preset "$preset"; then
@@ -47,9 +61,9 @@ run_stage() {
     return 1
   fi
   echo
-  echo "==== $preset: ctest ===="
+  echo "==== $preset: ctest (preset $test_preset) ===="
   log="build/$preset/ctest-summary.log"
-  ctest --preset "$preset" --parallel "$jobs" 2>&1 | tee "$log"
+  ctest --preset "$test_preset" --parallel "$jobs" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   # CTest's own summary: the pass count, the failures, the total time.
   summary[$preset]=$(grep -E "tests passed|tests failed|Total Test time|^\s+[0-9]+ - .*\((Failed|Timeout|Not Run|SEGFAULT|Subprocess)" "$log" || true)
