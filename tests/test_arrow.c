@@ -432,6 +432,21 @@ START_TEST(test_tensor_metadata_and_export_refusals)
                                  0, &bad));
     NCL_CHECK_STATUS(NclToArrow(bad, NULL, &s, &arr), NCL_ERR_DEVICE_MEMORY);
     NclArrayRelease(bad);
+    /* zero-stride views with more elements than memory: the copy an export
+       makes has a byte size int64 cannot hold */
+    NCL_CHECK_OK(NclFromData(NCL_FLOAT64, 1, NCL_DIMS((int64_t)1 << 62), NCL_DIMS(0), d, 0, NULL,
+                             NULL, &bad));
+    s.release = schema_release;
+    arr.release = producer_release;
+    NCL_CHECK_STATUS(NclToArrow(bad, NULL, &s, &arr), NCL_ERR_SHAPE);
+    ck_assert(s.release == NULL);
+    ck_assert(arr.release == NULL);
+    NclArrayRelease(bad);
+    NCL_CHECK_OK(NclFromData(NCL_INT32, 2, NCL_DIMS((int64_t)1 << 31, (int64_t)1 << 31),
+                             NCL_DIMS(0, 0), d, 0, NULL, NULL, &bad));
+    NCL_CHECK_STATUS(NclToArrow(bad, NULL, &s, &arr), NCL_ERR_SHAPE);
+    NCL_CHECK_MESSAGE_HAS("more bytes than int64 can count");
+    NclArrayRelease(bad);
     NclArrayRelease(a);
 }
 END_TEST

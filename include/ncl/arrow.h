@@ -92,6 +92,8 @@ NCL_BEGIN_DECLS
  * @retval NCL_ERR_INVALID_ARGUMENT  a, schema or array NULL, or a valid of
  *                                   another dtype or shape.
  * @retval NCL_ERR_DEVICE_MEMORY  a or valid in device or unknown memory.
+ * @retval NCL_ERR_SHAPE  a's elements have more bytes than int64 can count
+ *         (a view with zero strides).
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclToArrow(const NclArray *a, const NclArray *valid, struct ArrowSchema *schema,

@@ -41,12 +41,15 @@ static int dtype_of_format(const char *fmt)
 
 /* ---- bits --------------------------------------------------------------------- */
 
+/* Bytes of a bitmap of n >= 0 bits. */
+static int64_t bit_bytes(int64_t n) { return n / 8 + (n % 8 != 0); }
+
 /* n bytes of 0/1 at src -> LSB-first bits at dst (zeroed first); returns
    the count of set bits. */
 static int64_t pack_bits(const uint8_t *src, int64_t n, uint8_t *dst)
 {
     int64_t set = 0;
-    memset(dst, 0, (size_t)((n + 7) / 8));
+    memset(dst, 0, (size_t)bit_bytes(n));
     for (int64_t i = 0; i < n; i++) {
         const int v = src[i] != 0;
         dst[i >> 3] |= (uint8_t)(v << (i & 7));
@@ -54,9 +57,6 @@ static int64_t pack_bits(const uint8_t *src, int64_t n, uint8_t *dst)
     }
     return set;
 }
-
-/* Bytes of a bitmap of n >= 0 bits. */
-static int64_t bit_bytes(int64_t n) { return n / 8 + (n % 8 != 0); }
 
 static void unpack_bits(const uint8_t *bits, int64_t offset, int64_t n, uint8_t *dst)
 {
@@ -152,8 +152,8 @@ static NclStatus fill_primitive(const char *who, NclDType t, int64_t n, char *va
 {
     schema_priv *sp = calloc(1, sizeof *sp);
     array_priv *ap = calloc(1, sizeof *ap);
-    uint8_t *bitmap = valid ? malloc((size_t)((n + 7) / 8) + 1) : NULL;
-    uint8_t *bits = t == NCL_BOOL ? malloc((size_t)((n + 7) / 8) + 1) : NULL;
+    uint8_t *bitmap = valid ? malloc((size_t)bit_bytes(n) + 1) : NULL;
+    uint8_t *bits = t == NCL_BOOL ? malloc((size_t)bit_bytes(n) + 1) : NULL;
     if (sp == NULL || ap == NULL || (valid && bitmap == NULL) || (t == NCL_BOOL && bits == NULL)) {
         free(sp), free(ap), free(bitmap), free(bits);
         if (ref == NULL) free(vals);
@@ -205,7 +205,13 @@ NclStatus NclToArrow(const NclArray *a, const NclArray *valid, struct ArrowSchem
             return ncl_error(NCL_ERR_INVALID_ARGUMENT,
                              "%s: valid must be a bool array of a's shape (true = present)", who);
     }
+    /* A view with zero strides can have more elements than memory: its
+       copy, or its validity's, must have a size first. */
     const int64_t n = a->size;
+    int64_t bytes;
+    if (ncl_mul_overflow(n, (int64_t)a->itemsize, &bytes) || (uint64_t)bytes >= (uint64_t)SIZE_MAX)
+        return ncl_error(NCL_ERR_SHAPE, "%s: a copy of the %lld elements of %zu bytes would have "
+                         "more bytes than int64 can count", who, (long long)n, a->itemsize);
     const int contiguous = a->ndim <= 1 ? (n <= 1 || a->strides[0] == (int64_t)a->itemsize)
                                         : (a->flags & NCL_ARRAY_C_CONTIGUOUS) != 0;
     char *vals;
