@@ -274,6 +274,12 @@ START_TEST(test_import_refusals)
     REFUSED((p.m.dl_tensor.strides = p.strides, p.strides[0] = INT64_MAX / 2),
             NCL_ERR_SHAPE);
     REFUSED((p.shape[0] = INT64_MAX / 2, p.shape[1] = 8), NCL_ERR_SHAPE);
+    /* a byte_offset that wraps data around the end of the address space
+       (back to just before the buffer), with elements or without */
+    REFUSED(p.m.dl_tensor.byte_offset = (uint64_t)0 - 8, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED(p.m.dl_tensor.byte_offset = UINT64_MAX, NCL_ERR_INVALID_ARGUMENT);
+    REFUSED((p.shape[0] = 0, p.m.dl_tensor.byte_offset = (uint64_t)0 - 64),
+            NCL_ERR_INVALID_ARGUMENT);
 #undef REFUSED
     /* NULL out: the tensor is still consumed */
     producer_init(&p);

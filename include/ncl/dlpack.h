@@ -197,7 +197,8 @@ NCL_API NclStatus NclToDLPackLegacy(const NclArray *a, DLManagedTensor **out);
  * @retval NCL_ERR_DEVICE_MEMORY  a device other than the four above.
  * @retval NCL_ERR_INVALID_ARGUMENT  t or out NULL, negative extents, NULL
  *         shape or data where elements exist, data not aligned to the
- *         dtype.
+ *         dtype, data + byte_offset or the elements from there reaching
+ *         past the end of the address space.
  * @retval NCL_ERR_SHAPE  ndim outside 0..NCL_MAXDIMS, sizes that overflow.
  * @retval NCL_ERR_NO_MEMORY
  */

@@ -251,6 +251,15 @@ static NclStatus import_tensor(const char *who, const DLTensor *t, int writeable
     }
     const int64_t *sp = t->strides ? strides : NULL;
     char *data = (char *)t->data;
+    /* byte_offset is the producer's: data + byte_offset must not wrap
+       around the address space (NclFromDataKind checks the elements from
+       there). */
+    if (data != NULL && t->byte_offset > (uint64_t)(UINTPTR_MAX - (uintptr_t)data)) {
+        st = ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                       "%s: data %p + byte_offset %llu reaches outside the address space", who,
+                       t->data, (unsigned long long)t->byte_offset);
+        goto refuse;
+    }
     if (!empty) {
         if (data == NULL) {
             st = ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: data is NULL for a non-empty tensor",
