@@ -385,6 +385,11 @@ START_TEST(test_import_tensor_sizes)
                    NCL_ERR_SHAPE);
     /* in range, but longer than the values */
     TENSOR_REFUSED("[2,5]", "10", 3, (void)0, NCL_ERR_INVALID_ARGUMENT);
+    /* a list size that is not a plain decimal number */
+    TENSOR_REFUSED("[2,3]", "6x", 1, (void)0, NCL_ERR_INVALID_ARGUMENT);
+    TENSOR_REFUSED("[0,3]", "abc", 1, (void)0, NCL_ERR_INVALID_ARGUMENT);
+    TENSOR_REFUSED("[0,3]", "", 1, (void)0, NCL_ERR_INVALID_ARGUMENT);
+    TENSOR_REFUSED("[2,3]", "+6", 1, (void)0, NCL_ERR_INVALID_ARGUMENT);
 #undef TENSOR_REFUSED
 }
 END_TEST

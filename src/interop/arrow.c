@@ -402,10 +402,14 @@ NclStatus NclFromArrow(const struct ArrowSchema *schema, struct ArrowArray *arra
            computed overflow-checked, and one int64 cannot hold is refused. */
         st = ncl_shape_check(who, nd, shape + 1, &per);
         if (st) return refuse(array, st);
-        if (per != strtoll(schema->format + 3, NULL, 10))
+        /* the list size: decimal digits only, and the shape's element count */
+        const char *ls = schema->format + 3;
+        char *end = NULL;
+        const long long list_size = strtoll(ls, &end, 10);
+        if (ls[0] < '0' || ls[0] > '9' || *end != '\0' || list_size != per)
             return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                                           "%s: list size %s differs from the shape's %lld "
-                                           "elements", who, schema->format + 3, (long long)per));
+                                           "%s: list size '%s' is not the shape's %lld "
+                                           "elements", who, ls, (long long)per));
         if (array->length < 0 || array->offset < 0)
             return refuse(array, ncl_error(NCL_ERR_INVALID_ARGUMENT,
                                            "%s: negative length or offset", who));
