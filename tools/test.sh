@@ -26,10 +26,8 @@
 #   s390x    gcc-s390x-linux-gnu (big-endian) against Debian's arm64 and
 #            s390x packages (tools/setup.sh --cross), portable kernels
 #            only, tests under qemu-user named explicitly: every suite but
-#            the NumPy-based ones, those that fork a threaded process
-#            (qemu-user aborts there) and those labelled "long" (test
-#            presets <arch>-ci); NCL_CROSS_FULL=1 runs the long ones too
-#            (docs/PORTABILITY.md)
+#            the NumPy-based ones and those that fork a threaded process
+#            (qemu-user aborts there) (docs/PORTABILITY.md)
 # Every stage runs even when an earlier one failed, so one run shows every
 # failure; the exit status is non-zero if any stage failed. The stages can be
 # chosen with NCL_TEST_STAGES (e.g. "release asan"); NCL_TEST_JOBS sets how
@@ -50,10 +48,7 @@ failed=0
 t_all=$SECONDS
 
 run_stage() {
-  local preset=$1 t0=$SECONDS log test_preset=$1
-  case $preset in
-    aarch64 | s390x) [[ ${NCL_CROSS_FULL:-0} == 1 ]] || test_preset=$preset-ci ;;
-  esac
+  local preset=$1 t0=$SECONDS log
   echo
   echo "==== $preset: configure + build ===="
   if ! cmake --preset "$preset" || ! cmake --build --preset "$preset"; then
@@ -61,9 +56,9 @@ run_stage() {
     return 1
   fi
   echo
-  echo "==== $preset: ctest (preset $test_preset) ===="
+  echo "==== $preset: ctest ===="
   log="build/$preset/ctest-summary.log"
-  ctest --preset "$test_preset" --parallel "$jobs" 2>&1 | tee "$log"
+  ctest --preset "$preset" --parallel "$jobs" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   # CTest's own summary: the pass count, the failures, the total time.
   summary[$preset]=$(grep -E "tests passed|tests failed|Total Test time|^\s+[0-9]+ - .*\((Failed|Timeout|Not Run|SEGFAULT|Subprocess)" "$log" || true)
