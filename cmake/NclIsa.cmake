@@ -9,14 +9,14 @@
 #
 # A variant's objects define their kernel tables under suffixed names
 # (ncl_k_binary_table_avx2, ...: kernels/ncl_kernel.h renames them from
-# NCL_ISA_SUFFIX), so all variants live in one library. src/cpu.c picks one at
-# load from cpuid + xgetbv; nothing compiled here runs on a CPU without its
-# features. The library (src/) sees NCL_HAVE_ISA_<ISA>=1 for each variant
-# built.
+# NCL_ISA_SUFFIX), so all variants live in one library. src/runtime/cpu.c
+# picks one at load from cpuid + xgetbv; nothing compiled here runs on a CPU
+# without its features. The library (src/) sees NCL_HAVE_ISA_<ISA>=1 for
+# each variant built.
 #
 # Adding a level: append it to NCL_ISA_LIST with its NCL_ISA_FLAGS_<isa>, add
-# it to src/cpu.h (its required features) and to the table list of
-# src/kernel_registry.c.
+# it to src/runtime/cpu.h (its required features) and to the table list of
+# src/hooks/kernel_registry.c.
 #
 #   ncl_isa_add_variants(<out_targets_var> <sources...>)
 #       makes one OBJECT library ncl_kernels_<isa> per enabled level from the

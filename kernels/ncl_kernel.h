@@ -42,7 +42,7 @@ typedef struct ncl_kernel_entry {
 /* The same sources are compiled once per instruction-set variant
    (cmake/NclIsa.cmake); a variant's build defines NCL_ISA_SUFFIX (e.g. _avx2)
    and its tables take that suffix, so every variant can live in one library.
-   The registry (src/kernel_registry.c) names them with NCL_KTABLE_ISA.
+   The registry (src/hooks/kernel_registry.c) names them with NCL_KTABLE_ISA.
    Kernel code picks its SIMD with the compiler's macros (__AVX2__, ...). Keep
    this list equal to NCL_KERNEL_TABLE_LIST: a table missing here collides
    at link time. */

@@ -86,7 +86,7 @@ NCL_DTYPE_LIST(NCL_BK_DTYPE_)
 #undef NCL_BK_DTYPE_
 #undef NCL_BK_KERNEL_
 
-/* ---- fused casts (src/plan.h) ----------------------------------------------
+/* ---- fused casts (src/exec/plan.h) -----------------------------------------
    add, subtract, multiply and divide of an int32 or float32 operand with a
    float64 one, which NumPy runs in the float64 loop: ncl_k_<op>_i32_f64
    (int32, float64 -> float64), ncl_k_<op>_f64_i32 and the float32 pair.

@@ -1,7 +1,7 @@
 /*
  * mask_kernels.h: the kernel ABI of the Mask subsystem, shared by the
  * built-in loops (mask_kernels.c) and the default implementation
- * (src/mask.c). Nothing else lives here.
+ * (src/defaults/mask.c). Nothing else lives here.
  *
  * Every Mask kernel chain is keyed by (NCL_SUBSYSTEM_MASK, op, {in, out}):
  * two dtypes. The kernels receive NclKernelFn's arguments; what args, steps,

@@ -8,9 +8,9 @@
  * sums more accurate than pairwise summation on any data.
  *
  * Pure arithmetic on values, shared by the kernels and by the framework's
- * gathered path (src/reduce.c), which must combine chunk values exactly as
- * the kernels do. Defined for double (f64) and float (f32). Every rule here
- * depends on values only, never on where they came from.
+ * gathered path (src/defaults/reduce.c), which must combine chunk values
+ * exactly as the kernels do. Defined for double (f64) and float (f32). Every
+ * rule here depends on values only, never on where they came from.
  */
 #ifndef NCL_REDUCE_DD_H
 #define NCL_REDUCE_DD_H

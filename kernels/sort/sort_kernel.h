@@ -1,9 +1,9 @@
 /*
  * sort_kernel.h: the contract between the Sort subsystem's framework
- * (src/sort.c) and its level-2 kernels (kernels/sort/): what one kernel call
- * does, the data behind ctx->aux, and how much workspace the built-in
- * kernels need, so that the framework obtains it before it writes any
- * output. Nothing here calls into src/.
+ * (src/defaults/sort.c) and its level-2 kernels (kernels/sort/): what one
+ * kernel call does, the data behind ctx->aux, and how much workspace the
+ * built-in kernels need, so that the framework obtains it before it writes
+ * any output. Nothing here calls into src/.
  *
  * Kernel ABI. Chains are keyed (NCL_SUBSYSTEM_SORT, op, {dtype, result}):
  * result is dtype for NCL_SORT and NCL_PARTITION, int64 for NCL_ARGSORT and
@@ -149,9 +149,9 @@ static inline size_t ncl_sort_ranges_work_bytes(int op, NclDType dt, int kind, i
 /* A value sort of one long slice of 8-byte keys run by nparts threads at
    once, in phases: the built-in SORT kernel's own top-level radix split
    (sort_radix.h, MSD) with every pass over memory shared out. The caller
-   (src/sort.c, only while the built-in kernel is first in its chain, so no
-   hook ever sees such a call) zeroes the struct, sets nparts and then
-   loops: a parallel phase, with the kernel called once per part p
+   (src/defaults/sort.c, only while the built-in kernel is first in its
+   chain, so no hook ever sees such a call) zeroes the struct, sets nparts
+   and then loops: a parallel phase, with the kernel called once per part p
    (ctx->chunk = p, 0 <= p < nparts) and phase set to it, all with the same
    args, n, steps and workspace; then one PLAN call, which sets next. The
    first phase is NCL_SORT_MSD_COUNT; the loop ends when next is
