@@ -349,6 +349,70 @@ static NclStatus plain_unary(NclHook *self, NclUnaryOp op, const NclArray *a, Nc
     return NclUnaryNext(self, op, a, out, p);
 }
 
+/* A hook that makes a nested call raising DIVIDE (log(0.0), a subsystem
+   without the hook) before or after passing the call on (user: "before" or
+   "after"). */
+static void raise_divide(void)
+{
+    NclArray *zero = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(1), 0.0);
+    NclArray *r = NULL;
+    NCL_CHECK_OK(NclUnary(NCL_LOG, zero, &r, NULL)); /* nested: RAISE is the caller's */
+    NclArrayRelease(r);
+    NclArrayRelease(zero);
+}
+
+static NclStatus raising_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                                NclArray **out, const NclParams *params)
+{
+    const int before = strcmp((const char *)self->user, "before") == 0;
+    if (before) raise_divide();
+    NclStatus st = NclBinaryNext(self, op, a, b, out, params);
+    if (!before) raise_divide();
+    return st;
+}
+
+static NclStatus raising_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
+                                const NclParams *params)
+{
+    const int before = strcmp((const char *)self->user, "before") == 0;
+    if (before) raise_divide();
+    NclStatus st = NclReduceNext(self, op, a, out, params);
+    if (!before) raise_divide();
+    return st;
+}
+
+/* A flag raised in a nested call that a hook makes, before or after passing
+   the call on, fails the top-level call under RAISE like one of its own:
+   the result the chain allocated is released and *out stays NULL. */
+START_TEST(test_nested_raise_releases_result)
+{
+    NclArray *a = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(3), 1, 2, 3);
+    static const char *const when[] = {"before", "after"};
+    for (int w = 0; w < 2; w++) {
+        for (int sub = 0; sub < 2; sub++) {
+            NclHook h = make_hook("raising", (void *)when[w]);
+            if (sub == 0) h.fn.binary = raising_binary;
+            else h.fn.reduce = raising_reduce;
+            NCL_CHECK_OK(NclApiHook(sub == 0 ? NCL_SUBSYSTEM_BINARY : NCL_SUBSYSTEM_REDUCE, &h.list));
+            NclArray *out = NULL;
+            ncl_test_alloc t;
+            NCL_CHECK_OK(NclSetErrMode(NCL_FPE_DIVIDE, NCL_ERRMODE_RAISE));
+            ncl_test_alloc_install(&t, 0, 0);
+            NclStatus st = sub == 0 ? NclBinary(NCL_ADD, a, a, &out, NULL) : NclReduce(NCL_SUM, a, &out, NULL);
+            ncl_test_alloc_uninstall(&t);
+            NCL_CHECK_OK(NclSetErrMode(NCL_FPE_ALL, NCL_ERRMODE_IGNORE));
+            NCL_CHECK_OK(NclApiUnhook(&h.list));
+            ck_assert_msg(st == NCL_ERR_FLOATING_POINT, "%s, %s: %s", sub ? "reduce" : "binary", when[w],
+                          NclStatusString(st));
+            ck_assert_int_eq(NclGetFPErrors(), NCL_FPE_DIVIDE);
+            ck_assert_ptr_null(out);
+            NCL_CHECK_NO_LEAK(&t);
+        }
+    }
+    NclArrayRelease(a);
+}
+END_TEST
+
 static NclStatus plain_kernel(NclKernelNode *self, const NclKernelCtx *ctx, char *const *args,
                               int64_t n, const int64_t *steps)
 {
@@ -1069,6 +1133,7 @@ static Suite *hooks_suite(void)
     tcase_add_test(tc, test_self_removal_deferred);
     tcase_add_test(tc, test_unhook_inside_refused);
     tcase_add_test(tc, test_misuse_refused);
+    tcase_add_test(tc, test_nested_raise_releases_result);
     tcase_add_test(tc, test_hooks_reset);
     tc = ncl_test_tcase(s, "level2");
     tcase_add_checked_fixture(tc, NULL, teardown);

@@ -171,8 +171,11 @@ NclStatus ncl_fpe_raise_status(int flags, NclSubsystem sub, int op);
    category is in RAISE mode, else NCL_OK. Every default implementation that
    allocates its result asks this before storing it, and releases it on an
    error, so that a raising call leaves *out untouched and loses nothing
-   (ncl/fpe.h); inside a nested call the result goes to the caller, whose
-   own top-level call decides. */
+   (ncl/fpe.h), and a hook in front of it sees the failure; inside a nested
+   call the result goes to the caller, whose own top-level call decides.
+   What any other node stored (a hook's own result, or a flag raised after
+   the default returned) the bracket of the entry point releases
+   (call_leave_out, hooks.c). */
 NCL_INLINE NclStatus ncl_fpe_raise_early(NclSubsystem sub, int op)
 {
     const int flags = ncl_tls.fpe_flags;

@@ -245,6 +245,24 @@ NCL_INLINE NclStatus call_leave(ncl_thread_state *t, NclStatus st, NclSubsystem 
     return ncl_fpe_apply(st, flags, sub, op);
 }
 
+/* call_leave for the entry points that return an array in *out (given: what
+   *out held on entry). When the end of a top-level call turns its success
+   into a failure (a raised category in RAISE mode), the array the call
+   stored in *out is released and *out put back as it was: a failed call
+   loses nothing and leaks nothing (ncl/fpe.h), whichever node of the chain
+   allocated it and whenever the flag was raised, in the default or in a
+   nested call a hook made before or after passing the call on. */
+NCL_INLINE NclStatus call_leave_out(ncl_thread_state *t, NclStatus st, NclSubsystem sub, int op,
+                                    NclArray **out, NclArray *given)
+{
+    const NclStatus s = call_leave(t, st, sub, op);
+    if (NCL_UNLIKELY(s != st) && out && *out != given) {
+        NclArrayRelease(*out);
+        *out = given;
+    }
+    return s;
+}
+
 NCL_INLINE NclHook *chain_first(NclSubsystem s)
 {
     NclListHead *n = __atomic_load_n(&ncl_hook_heads[s].next, __ATOMIC_ACQUIRE);
@@ -290,86 +308,96 @@ int ncl_hooks_in_reader(void) { return ncl_tls.depth > 0 || walk_depth > 0; }
 
 NclStatus NclCreate(NclCreateOp op, const NclCreateParams *p, NclArray **out)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_CREATE);
     NclStatus st = h->fn.create(h, op, p, out);
-    return call_leave(t, st, NCL_SUBSYSTEM_CREATE, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_CREATE, (int)op, out, given);
 }
 
 NclStatus NclConvert(NclConvertOp op, const NclArray *a, NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_CONVERT);
     NclStatus st = h->fn.convert(h, op, a, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_CONVERT, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_CONVERT, (int)op, out, given);
 }
 
 NclStatus NclCompare(NclCompareOp op, const NclArray *a, const NclArray *b, NclArray **out,
                      const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_COMPARE);
     NclStatus st = h->fn.compare(h, op, a, b, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_COMPARE, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_COMPARE, (int)op, out, given);
 }
 
 NclStatus NclIsUnary(NclIsUnaryOp op, const NclArray *a, NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_ISUNARY);
     NclStatus st = h->fn.isunary(h, op, a, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_ISUNARY, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_ISUNARY, (int)op, out, given);
 }
 
 NclStatus NclUnary(NclUnaryOp op, const NclArray *a, NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
     NclStatus st = h->fn.unary(h, op, a, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_UNARY, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_UNARY, (int)op, out, given);
 }
 
 NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArray **out,
                     const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
     NclStatus st = h->fn.binary(h, op, a, b, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_BINARY, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_BINARY, (int)op, out, given);
 }
 
 NclStatus NclTernary(NclTernaryOp op, const NclArray *a, const NclArray *b, const NclArray *c,
                      NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_TERNARY);
     NclStatus st = h->fn.ternary(h, op, a, b, c, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_TERNARY, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_TERNARY, (int)op, out, given);
 }
 
 NclStatus NclReduce(NclReduceOp op, const NclArray *a, NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_REDUCE);
     NclStatus st = h->fn.reduce(h, op, a, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_REDUCE, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_REDUCE, (int)op, out, given);
 }
 
 NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_SORT);
     NclStatus st = h->fn.sort(h, op, a, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_SORT, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_SORT, (int)op, out, given);
 }
 
 NclStatus NclMask(NclMaskOp op, const NclArray *a, const NclArray *b, NclArray **out,
                   const NclParams *params)
 {
+    NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclHook *h = chain_first(NCL_SUBSYSTEM_MASK);
     NclStatus st = h->fn.mask(h, op, a, b, out, params);
-    return call_leave(t, st, NCL_SUBSYSTEM_MASK, (int)op);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_MASK, (int)op, out, given);
 }
 
 /* NclInfo is in info.c: it wraps this chain around its JSON writer. */
