@@ -106,6 +106,13 @@ static inline char *ncl_test_ptr(const NclArray *a, int64_t flat)
     return (char *)NclArrayData(a) + ncl_test_offset(a, flat);
 }
 
+/* 1 on a big-endian machine (s390x), 0 on a little-endian one. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#  define NCL_TEST_BIG_ENDIAN 1
+#else
+#  define NCL_TEST_BIG_ENDIAN 0
+#endif
+
 /* The w-byte element at p as the low bytes of a uint64_t, zero-extended,
    and back: the element's bits in the machine's own byte order, so the
    same on little- and big-endian machines. */

@@ -131,15 +131,7 @@ static int is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
 static int is_signed_int(NclDType t) { return t >= NCL_INT8 && t <= NCL_INT64; }
 
 /* The element's bit pattern, zero-extended. */
-static uint64_t raw_bits(NclDType t, const void *p)
-{
-    switch (NclDTypeSize(t)) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
+static uint64_t raw_bits(NclDType t, const void *p) { return ncl_test_load_bits(p, NclDTypeSize(t)); }
 
 static uint64_t bits_f32(float f)
 {

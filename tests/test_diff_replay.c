@@ -73,16 +73,10 @@ static unsigned char *unhex(const char *s, int64_t *n)
    the expected result and the initial value when they are read, the
    buffers through the arrays over them when a case is replayed. That needs
    each byte of a buffer to belong to one element of one width, which
-   corpus_layout_ok checks on every machine. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-enum { BIG_ENDIAN_HOST = 1 };
-#else
-enum { BIG_ENDIAN_HOST = 0 };
-#endif
-
+   buffers_to_native checks on every machine. */
 static void reverse_elements(unsigned char *p, int64_t nbytes, size_t w)
 {
-    if (!BIG_ENDIAN_HOST || w < 2) return;
+    if (!NCL_TEST_BIG_ENDIAN || w < 2) return;
     for (int64_t i = 0; i + (int64_t)w <= nbytes; i += (int64_t)w)
         for (size_t a = 0, b = w - 1; a < b; a++, b--) {
             const unsigned char t = p[i + a];
