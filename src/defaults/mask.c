@@ -25,92 +25,15 @@
 #include <string.h>
 #include "defaults/ncl_defaults.h"
 #include "exec/plan.h"
+#include "exec/walk.h"
 #include "mask/mask_kernels.h"
 
 #define SUB NCL_SUBSYSTEM_MASK
-#define MAXOP 3
+#define MAXOP NCL_WALK_MAXOP
 
 static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
 static const char *const who_text[NCL_MASK_NOPS] = {
     "NclMask(compress)", "NclMask(put)", "NclMask(nonzero)", "NclMask(take)"};
-
-/* ---- dimensions and walks ------------------------------------------------------------ */
-
-/* Up to MAXOP operands over one shape. */
-typedef struct dims {
-    int nd, nop;
-    int64_t shape[NCL_MAXDIMS];
-    int64_t st[MAXOP][NCL_MAXDIMS];
-} dims;
-
-static void dims_init(dims *d, int nd, const int64_t *shape, int nop,
-                      const int64_t *const *strides)
-{
-    d->nd = nd;
-    d->nop = nop;
-    for (int i = 0; i < nd; i++) {
-        d->shape[i] = shape[i];
-        for (int k = 0; k < nop; k++) d->st[k][i] = strides[k][i];
-    }
-    if (nd == 0) { /* one element: a row of one */
-        d->nd = 1;
-        d->shape[0] = 1;
-        for (int k = 0; k < nop; k++) d->st[k][0] = 0;
-    }
-}
-
-/* Drops unit dimensions and merges neighbours that every operand steps
-   through as one, keeping C order (what the packing ops need). Leaves at
-   least one dimension. Only for non-empty shapes. */
-static void dims_merge(dims *d)
-{
-    int n = 0;
-    for (int i = 0; i < d->nd; i++) {
-        if (d->shape[i] == 1) continue;
-        int merge = n > 0;
-        for (int k = 0; k < d->nop && merge; k++)
-            merge = d->st[k][n - 1] == d->st[k][i] * d->shape[i];
-        if (merge) {
-            d->shape[n - 1] *= d->shape[i];
-            for (int k = 0; k < d->nop; k++) d->st[k][n - 1] = d->st[k][i];
-            continue;
-        }
-        d->shape[n] = d->shape[i];
-        for (int k = 0; k < d->nop; k++) d->st[k][n] = d->st[k][i];
-        n++;
-    }
-    if (n == 0) {
-        d->shape[0] = 1;
-        for (int k = 0; k < d->nop; k++) d->st[k][0] = 0;
-        n = 1;
-    }
-    d->nd = n;
-}
-
-/* An odometer over the first nwalk dimensions of d, carrying one pointer
-   per operand. */
-typedef struct odo {
-    int64_t idx[NCL_MAXDIMS];
-    char *ptr[MAXOP];
-} odo;
-
-static void odo_start(const dims *d, odo *o, char *const *base)
-{
-    memset(o->idx, 0, sizeof o->idx);
-    for (int k = 0; k < d->nop; k++) o->ptr[k] = base[k];
-}
-
-/* Steps to the next position; 0 once every position was visited. */
-static int odo_next(const dims *d, int nwalk, odo *o)
-{
-    for (int i = nwalk - 1; i >= 0; i--) {
-        for (int k = 0; k < d->nop; k++) o->ptr[k] += d->st[k][i];
-        if (++o->idx[i] < d->shape[i]) return 1;
-        for (int k = 0; k < d->nop; k++) o->ptr[k] -= d->st[k][i] * d->shape[i];
-        o->idx[i] = 0;
-    }
-    return 0;
-}
 
 /* ---- arrays -------------------------------------------------------------------------- */
 
@@ -207,7 +130,7 @@ static NclStatus kernel_miscounted(NclMaskOp op, const kcall *k)
 
 /* The true elements of d's operand 0 (dtype dt) through the nonzero
    kernel in count mode. d must be merged and non-empty. */
-static NclStatus count_truths(NclMaskOp op, const dims *d, char *data, NclDType dt, int *fpe,
+static NclStatus count_truths(NclMaskOp op, const ncl_walk_dims *d, char *data, NclDType dt, int *fpe,
                               int64_t *total)
 {
     int64_t got = 0;
@@ -218,15 +141,15 @@ static NclStatus count_truths(NclMaskOp op, const dims *d, char *data, NclDType 
     if (st) return st;
     const int64_t n = d->shape[d->nd - 1];
     const int64_t steps[2] = {d->st[0][d->nd - 1], 0};
-    odo o;
+    ncl_walk o;
     char *base[1] = {data};
-    odo_start(d, &o, base);
+    ncl_walk_start(d, &o, base);
     int64_t sum = 0;
     do {
         char *args[2] = {o.ptr[0], NULL};
         if ((st = kcall_run(&k, args, n, steps))) return kernel_failed(op, &k, st);
         sum += got;
-    } while (odo_next(d, d->nd - 1, &o));
+    } while (ncl_walk_next(d, d->nd - 1, &o));
     *total = sum;
     return NCL_OK;
 }
@@ -269,7 +192,7 @@ static void record_call(int64_t elements, int64_t bytes, const kcall *k)
 
 /* Packs the true elements of every row of d (operand 0 data, 1 mask) into
    out from element 0; count is what the planning pass found. */
-static NclStatus compress_rows(const dims *d, char *const *base, const kcall *k,
+static NclStatus compress_rows(const ncl_walk_dims *d, char *const *base, const kcall *k,
                                const kcall *cast, int64_t *kept, size_t isz, char *out,
                                int64_t ostep, int64_t count)
 {
@@ -277,8 +200,8 @@ static NclStatus compress_rows(const dims *d, char *const *base, const kcall *k,
     const int64_t n = d->shape[nd - 1], ds = d->st[0][nd - 1], ms = d->st[1][nd - 1];
     int64_t written = 0;
     NclStatus st;
-    odo o;
-    odo_start(d, &o, base);
+    ncl_walk o;
+    ncl_walk_start(d, &o, base);
     if (!cast) {
         const int64_t steps[3] = {ds, ms, ostep};
         do {
@@ -286,7 +209,7 @@ static NclStatus compress_rows(const dims *d, char *const *base, const kcall *k,
             if ((st = kcall_run(k, args, n, steps))) return kernel_failed(NCL_MASK_COMPRESS, k, st);
             written += *kept;
             if (written > count) return kernel_miscounted(NCL_MASK_COMPRESS, k);
-        } while (odo_next(d, nd - 1, &o));
+        } while (ncl_walk_next(d, nd - 1, &o));
     } else {
         /* Pack blocks in the data's dtype, then cast each packed block out. */
         _Alignas(64) char buf[NCL_BLOCK * 8];
@@ -305,7 +228,7 @@ static NclStatus compress_rows(const dims *d, char *const *base, const kcall *k,
                     return kernel_failed(NCL_MASK_COMPRESS, cast, st);
                 written += *kept;
             }
-        } while (odo_next(d, nd - 1, &o));
+        } while (ncl_walk_next(d, nd - 1, &o));
     }
     return written == count ? NCL_OK : kernel_miscounted(NCL_MASK_COMPRESS, k);
 }
@@ -338,11 +261,11 @@ static NclStatus run_compress(const NclArray *a, const NclArray *m, NclArray *gi
 
     /* 1. count: the mask decides the output's length */
     int64_t count = 0;
-    dims dm;
+    ncl_walk_dims dm;
     if (a->size > 0) {
         const int64_t *mst[1] = {m->strides};
-        dims_init(&dm, m->ndim, m->shape, 1, mst);
-        dims_merge(&dm);
+        ncl_walk_dims_init(&dm, m->ndim, m->shape, 1, mst);
+        ncl_walk_dims_merge(&dm);
         if ((st = count_truths(op, &dm, m->data, NCL_BOOL, fpe, &count))) return st;
     }
     if (given && (given->ndim != 1 || given->shape[0] != count))
@@ -373,9 +296,9 @@ static NclStatus run_compress(const NclArray *a, const NclArray *m, NclArray *gi
     /* 3. pack */
     if (count > 0) {
         const int64_t *st2[2] = {da.st, dmk.st};
-        dims d;
-        dims_init(&d, a->ndim, a->shape, 2, st2);
-        dims_merge(&d);
+        ncl_walk_dims d;
+        ncl_walk_dims_init(&d, a->ndim, a->shape, 2, st2);
+        ncl_walk_dims_merge(&d);
         char *base[2] = {da.data, dmk.data};
         st = compress_rows(&d, base, &k, rdt != a->dtype ? &cast : NULL, &kept, a->itemsize,
                            o->data, o->strides[0], count);
@@ -399,8 +322,8 @@ typedef struct values {
     int64_t avail;          /* how many at ptr */
     /* refills: a walk over b, cast block-wise into buf */
     int buffered;
-    dims d;
-    odo o;
+    ncl_walk_dims d;
+    ncl_walk o;
     int64_t pos;            /* position in the current row of the walk */
     int at_end;
     kcall cast;
@@ -424,7 +347,7 @@ static NclStatus values_refill(values *v)
         v->pos += m;
         if (v->pos == n) {
             v->pos = 0;
-            v->at_end = !odo_next(&v->d, nd - 1, &v->o);
+            v->at_end = !ncl_walk_next(&v->d, nd - 1, &v->o);
         }
     }
     v->ptr = v->buf;
@@ -435,7 +358,7 @@ static NclStatus values_refill(values *v)
 
 /* Runs the scatter kernel over every row of d (operand 0 target, 1 mask),
    taking values from v in order. */
-static NclStatus put_rows(const dims *d, char *const *base, const kcall *k, ncl_mask_aux *aux,
+static NclStatus put_rows(const ncl_walk_dims *d, char *const *base, const kcall *k, ncl_mask_aux *aux,
                           values *v, int64_t count)
 {
     const int nd = d->nd;
@@ -444,8 +367,8 @@ static NclStatus put_rows(const dims *d, char *const *base, const kcall *k, ncl_
     NclStatus st;
     aux->count = &used;
     aux->done = &done;
-    odo o;
-    odo_start(d, &o, base);
+    ncl_walk o;
+    ncl_walk_start(d, &o, base);
     do {
         int64_t i = 0;
         while (i < n) {
@@ -467,7 +390,7 @@ static NclStatus put_rows(const dims *d, char *const *base, const kcall *k, ncl_
                 v->avail -= used;
             }
         }
-    } while (odo_next(d, nd - 1, &o));
+    } while (ncl_walk_next(d, nd - 1, &o));
     return v->avail == INT64_MAX || used_total == count ? NCL_OK : kernel_miscounted(NCL_MASK_PUT, k);
 }
 
@@ -511,10 +434,10 @@ static NclStatus run_put(const NclArray *m, const NclArray *b, NclArray *t, cons
     }
     int64_t count = 0;
     if (t->size > 0) {
-        dims dc;
+        ncl_walk_dims dc;
         const int64_t *cst[1] = {mst};
-        dims_init(&dc, nd, t->shape, 1, cst);
-        dims_merge(&dc);
+        ncl_walk_dims_init(&dc, nd, t->shape, 1, cst);
+        ncl_walk_dims_merge(&dc);
         if ((st = count_truths(op, &dc, m->data, NCL_BOOL, fpe, &count))) return st;
     }
     if (b->size != count && b->size != 1)
@@ -566,15 +489,15 @@ static NclStatus run_put(const NclArray *m, const NclArray *b, NclArray *t, cons
         v->avail = INT64_MAX;
     } else {
         const int64_t *vst[1] = {ov.st};
-        dims_init(&v->d, b->ndim, b->shape, 1, vst);
-        dims_merge(&v->d);
+        ncl_walk_dims_init(&v->d, b->ndim, b->shape, 1, vst);
+        ncl_walk_dims_merge(&v->d);
         if (v->d.nd == 1 && b->dtype == t->dtype) {
             v->ptr = ov.data;
             v->step = v->d.st[0][0];
             v->avail = count;
         } else {
             char *vbase[1] = {ov.data};
-            odo_start(&v->d, &v->o, vbase);
+            ncl_walk_start(&v->d, &v->o, vbase);
             v->pos = 0;
             v->at_end = 0;
             v->avail = 0;
@@ -590,9 +513,9 @@ static NclStatus run_put(const NclArray *m, const NclArray *b, NclArray *t, cons
 
     /* 3. scatter in C order of the target */
     const int64_t *pst[2] = {t->strides, mst};
-    dims d;
-    dims_init(&d, nd, t->shape, 2, pst);
-    dims_merge(&d);
+    ncl_walk_dims d;
+    ncl_walk_dims_init(&d, nd, t->shape, 2, pst);
+    ncl_walk_dims_merge(&d);
     char *base[2] = {t->data, om.data};
     st = put_rows(&d, base, &k, &aux, v, count);
     release_buffers(tmp, 2);
@@ -623,10 +546,10 @@ static NclStatus run_nonzero(const NclArray *a, NclArray *given, const NclParams
     /* 1. count */
     int64_t count = 0;
     if (a->size > 0) {
-        dims dc;
+        ncl_walk_dims dc;
         const int64_t *cst[1] = {a->strides};
-        dims_init(&dc, a->ndim, a->shape, 1, cst);
-        dims_merge(&dc);
+        ncl_walk_dims_init(&dc, a->ndim, a->shape, 1, cst);
+        ncl_walk_dims_merge(&dc);
         if ((st = count_truths(op, &dc, a->data, a->dtype, fpe, &count))) return st;
     }
     /* A 0-d array counts as one element of a 1-d one (NumPy 1.24, deprecated). */
@@ -654,17 +577,17 @@ static NclStatus run_nonzero(const NclArray *a, NclArray *given, const NclParams
     /* 3. per row along the last axis: the kernel writes the last axis's
        indices, the others are the row's own coordinates. */
     if (count > 0) {
-        dims d;
+        ncl_walk_dims d;
         const int64_t *ist[1] = {oa.st};
-        dims_init(&d, a->ndim, a->shape, 1, ist); /* not merged: every axis has its row */
+        ncl_walk_dims_init(&d, a->ndim, a->shape, 1, ist); /* not merged: every axis has its row */
         const int64_t n = d.shape[d.nd - 1];
         const int64_t os0 = o->strides[0], os1 = o->strides[1];
         const int64_t steps[2] = {d.st[0][d.nd - 1], os1};
         char *lastrow = o->data + (int64_t)(rows - 1) * os0;
         int64_t col = 0;
-        odo it;
+        ncl_walk it;
         char *base[1] = {oa.data};
-        odo_start(&d, &it, base);
+        ncl_walk_start(&d, &it, base);
         do {
             char *args[2] = {it.ptr[0], lastrow + col * os1};
             if ((st = kcall_run(&k, args, n, steps))) {
@@ -680,7 +603,7 @@ static NclStatus run_nonzero(const NclArray *a, NclArray *given, const NclParams
                 for (int64_t j = 0; j < kept; j++) memcpy(q + j * os1, &it.idx[ax], 8);
             }
             col += kept;
-        } while (odo_next(&d, d.nd - 1, &it));
+        } while (ncl_walk_next(&d, d.nd - 1, &it));
         if (!st && col != count) st = kernel_miscounted(op, &k);
     }
     release_buffers(tmp, 1);
@@ -766,15 +689,15 @@ static NclStatus check_indices(const NclArray *ix, int64_t len, int flat, int ax
                                 "NclMask(take): cannot take %" PRId64 " element(s) from axis %d "
                                 "of size 0",
                                 ix->size, axis);
-    dims d;
+    ncl_walk_dims d;
     const int64_t *st[1] = {ix->strides};
-    dims_init(&d, ix->ndim, ix->shape, 1, st);
-    dims_merge(&d);
+    ncl_walk_dims_init(&d, ix->ndim, ix->shape, 1, st);
+    ncl_walk_dims_merge(&d);
     const int64_t n = d.shape[d.nd - 1], s = d.st[0][d.nd - 1];
     int64_t buf[NCL_BLOCK], pos = 0;
-    odo o;
+    ncl_walk o;
     char *base[1] = {ix->data};
-    odo_start(&d, &o, base);
+    ncl_walk_start(&d, &o, base);
     do {
         for (int64_t off = 0; off < n; off += NCL_BLOCK) {
             const int64_t m = n - off < NCL_BLOCK ? n - off : NCL_BLOCK;
@@ -793,12 +716,12 @@ static NclStatus check_indices(const NclArray *ix, int64_t len, int flat, int ax
             }
         }
         pos += n;
-    } while (odo_next(&d, d.nd - 1, &o));
+    } while (ncl_walk_next(&d, d.nd - 1, &o));
     return NCL_OK;
 }
 
 typedef struct take_plan {
-    dims outer, idx, inner; /* outer: {a, out}; idx: {indices, out}; inner: {a, out} */
+    ncl_walk_dims outer, idx, inner; /* outer: {a, out}; idx: {indices, out}; inner: {a, out} */
     int64_t axis_step;      /* a's step along the axis */
     int64_t len;            /* the axis's extent */
     NclDType idtype;
@@ -811,25 +734,25 @@ typedef struct take_plan {
 static NclStatus take_exec(take_plan *tp, char *adata, char *idata, char *odata,
                            ncl_mask_aux *aux)
 {
-    const dims *O = &tp->outer, *B = &tp->idx, *I = &tp->inner;
+    const ncl_walk_dims *O = &tp->outer, *B = &tp->idx, *I = &tp->inner;
     const int64_t bn = B->shape[B->nd - 1], ixs = B->st[0][B->nd - 1], obs = B->st[1][B->nd - 1];
     const int64_t in_n = I->shape[I->nd - 1], sis = I->st[0][I->nd - 1], ois = I->st[1][I->nd - 1];
     const int64_t isz = (int64_t)tp->isz;
     int64_t ibuf[NCL_BLOCK];
     _Alignas(64) char buf[NCL_BLOCK * 8];
     NclStatus st;
-    odo oo, ob, oi;
+    ncl_walk oo, ob, oi;
     char *obase[2] = {adata, odata};
-    odo_start(O, &oo, obase);
+    ncl_walk_start(O, &oo, obase);
     do {
         char *bbase[2] = {idata, oo.ptr[1]};
-        odo_start(B, &ob, bbase);
+        ncl_walk_start(B, &ob, bbase);
         do {
             for (int64_t j0 = 0; j0 < bn; j0 += NCL_BLOCK) {
                 const int64_t nb = bn - j0 < NCL_BLOCK ? bn - j0 : NCL_BLOCK;
                 (void)load_indices(tp->idtype, ob.ptr[0] + j0 * ixs, ixs, nb, tp->len, ibuf);
                 char *ibase[2] = {oo.ptr[0], ob.ptr[1] + j0 * obs};
-                odo_start(I, &oi, ibase);
+                ncl_walk_start(I, &oi, ibase);
                 do {
                     if (!tp->has_cast) {
                         aux->inner = in_n;
@@ -869,10 +792,10 @@ static NclStatus take_exec(take_plan *tp, char *adata, char *idata, char *odata,
                             }
                         }
                     }
-                } while (odo_next(I, I->nd - 1, &oi));
+                } while (ncl_walk_next(I, I->nd - 1, &oi));
             }
-        } while (odo_next(B, B->nd - 1, &ob));
-    } while (odo_next(O, O->nd, &oo));
+        } while (ncl_walk_next(B, B->nd - 1, &ob));
+    } while (ncl_walk_next(O, O->nd, &oo));
     return NCL_OK;
 }
 
@@ -952,10 +875,10 @@ static NclStatus run_take(const NclArray *a, const NclArray *ix, NclArray *given
     int64_t flat_step = (int64_t)a->itemsize;
     int need_copy = work && given && ncl_array_ranges_overlap(a, given);
     if (work && flat && a->size > 1) {
-        dims df;
+        ncl_walk_dims df;
         const int64_t *fst[1] = {a->strides};
-        dims_init(&df, a->ndim, a->shape, 1, fst);
-        dims_merge(&df);
+        ncl_walk_dims_init(&df, a->ndim, a->shape, 1, fst);
+        ncl_walk_dims_merge(&df);
         if (df.nd == 1)
             flat_step = df.st[0][0];
         else
@@ -983,16 +906,16 @@ static NclStatus run_take(const NclArray *a, const NclArray *ix, NclArray *given
         const int64_t *s2[2];
         s2[0] = ast;
         s2[1] = ost;
-        dims_init(&tp.outer, axis, ashape, 2, s2);
-        dims_merge(&tp.outer);
+        ncl_walk_dims_init(&tp.outer, axis, ashape, 2, s2);
+        ncl_walk_dims_merge(&tp.outer);
         s2[0] = oi.st;
         s2[1] = ost + axis;
-        dims_init(&tp.idx, ix->ndim, ix->shape, 2, s2);
-        dims_merge(&tp.idx);
+        ncl_walk_dims_init(&tp.idx, ix->ndim, ix->shape, 2, s2);
+        ncl_walk_dims_merge(&tp.idx);
         s2[0] = ast + axis + 1;
         s2[1] = ost + axis + ix->ndim;
-        dims_init(&tp.inner, and_ - axis - 1, ashape + axis + 1, 2, s2);
-        dims_merge(&tp.inner);
+        ncl_walk_dims_init(&tp.inner, and_ - axis - 1, ashape + axis + 1, 2, s2);
+        ncl_walk_dims_merge(&tp.inner);
         tp.axis_step = ast[axis];
         st = take_exec(&tp, oa.data, oi.data, o->data, &aux);
     }
