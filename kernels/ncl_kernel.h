@@ -37,7 +37,7 @@ typedef struct ncl_kernel_entry {
 
 /* Every table of built-in kernels; each kernels/ file that registers
    kernels defines ncl_k_<name>_table and ncl_k_<name>_count. */
-#define NCL_KERNEL_TABLE_LIST(X) X(binary) X(unary) X(isunary) X(compare) X(convert) X(ternary) X(mask) X(sort) X(reduce)
+#define NCL_KERNEL_TABLE_LIST(X) X(binary) X(unary) X(isunary) X(compare) X(convert) X(ternary) X(mask) X(sort) X(reduce) X(rng)
 
 /* The same sources are compiled once per instruction-set variant
    (cmake/NclIsa.cmake); a variant's build defines NCL_ISA_SUFFIX (e.g. _avx2)
@@ -72,6 +72,8 @@ typedef struct ncl_kernel_entry {
 #  define ncl_k_sort_count      NCL_ISA_RENAME(ncl_k_sort_count)
 #  define ncl_k_reduce_table    NCL_ISA_RENAME(ncl_k_reduce_table)
 #  define ncl_k_reduce_count    NCL_ISA_RENAME(ncl_k_reduce_count)
+#  define ncl_k_rng_table       NCL_ISA_RENAME(ncl_k_rng_table)
+#  define ncl_k_rng_count       NCL_ISA_RENAME(ncl_k_rng_count)
 #  define ncl_k_tables          NCL_ISA_RENAME(ncl_k_tables)
 #endif
 
