@@ -26,6 +26,7 @@
 #include "ncl/reduce.h"
 #include "ncl/sort.h"
 #include "ncl/mask.h"
+#include "ncl/rng.h"
 #include "ncl/hooks.h"
 #include "ncl/dlpack.h"
 #include "ncl/arrow.h"

@@ -430,11 +430,8 @@ START_TEST(test_misuse_refused)
     NCL_CHECK_MESSAGE_HAS("none");
     NCL_CHECK_STATUS(NclApiHook((NclSubsystem)99, &h.list), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_STATUS(NclApiHook((NclSubsystem)-1, &h.list), NCL_ERR_INVALID_ARGUMENT);
-    const NclSubsystem later[] = { NCL_SUBSYSTEM_RNG };
-    for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
-        NCL_CHECK_STATUS(NclApiHook(later[i], &h.list), NCL_ERR_UNSUPPORTED);
-        NCL_CHECK_STATUS(NclHooksWalk(later[i], collect_name, NULL), NCL_ERR_UNSUPPORTED);
-    }
+    /* a hook without the function of its subsystem */
+    NCL_CHECK_STATUS(NclApiHook(NCL_SUBSYSTEM_RNG, &none.list), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_STATUS(NclApiHookAt(NCL_SUBSYSTEM_BINARY, &h.list, 7, NULL), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_STATUS(NclApiHookAt(NCL_SUBSYSTEM_BINARY, &h.list, NCL_HOOK_BEFORE, NULL),
                      NCL_ERR_INVALID_ARGUMENT);
@@ -646,7 +643,16 @@ START_TEST(test_kernel_hook_refused)
     NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_BINARY, NCL_ADD, f64, NULL), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_CREATE, 0, f64, &k.list), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_INFO, 0, f64, &k.list), NCL_ERR_INVALID_ARGUMENT);
-    NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_RNG, 0, f64, &k.list), NCL_ERR_UNSUPPORTED);
+    /* RNG kernel ops name the distribution and the bit generator */
+    NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_RNG, NCL_RNG_KERNEL_OP(NCL_RNG_NOPS, 0), f64, &k.list),
+                     NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_RNG, NCL_RNG_KERNEL_OP(NCL_RNG_RANDOM, NCL_BITGEN_COUNT),
+                                   f64, &k.list),
+                     NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_RNG, NCL_RNG_KERNEL_OP(NCL_RNG_RANDOM, NCL_BITGEN_PCG64),
+                                   (const NclDType[]){ NCL_INT8 }, &k.list),
+                     NCL_ERR_DTYPE);
+    NCL_CHECK_MESSAGE_HAS("random/PCG64");
     /* a built subsystem, but a signature with no kernel: where's condition is bool */
     const NclDType where_f64[4] = { NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64 };
     NCL_CHECK_STATUS(NclKernelHook(NCL_SUBSYSTEM_TERNARY, NCL_WHERE, where_f64, &k.list),
@@ -957,10 +963,11 @@ START_TEST(test_get_api_dlopen)
     const NclSubsystem built[] = { NCL_SUBSYSTEM_INFO, NCL_SUBSYSTEM_CREATE, NCL_SUBSYSTEM_CONVERT,
                                    NCL_SUBSYSTEM_COMPARE, NCL_SUBSYSTEM_UNARY, NCL_SUBSYSTEM_BINARY,
                                    NCL_SUBSYSTEM_ISUNARY, NCL_SUBSYSTEM_TERNARY,
-                                   NCL_SUBSYSTEM_REDUCE, NCL_SUBSYSTEM_SORT, NCL_SUBSYSTEM_MASK };
+                                   NCL_SUBSYSTEM_REDUCE, NCL_SUBSYSTEM_SORT, NCL_SUBSYSTEM_MASK,
+                                   NCL_SUBSYSTEM_RNG };
+    _Static_assert(sizeof built / sizeof built[0] == NCL_SUBSYSTEM_COUNT, "every subsystem is built");
     for (size_t i = 0; i < sizeof built / sizeof built[0]; i++)
         ck_assert_ptr_nonnull(api->heads[built[i]]);
-    ck_assert_ptr_null(api->heads[NCL_SUBSYSTEM_RNG]);
 
     /* Everything through the table alone. */
     double x[4] = { 1, 2, 3, 4 }, y[4] = { 10, 20, 30, 40 };

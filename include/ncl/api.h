@@ -181,7 +181,29 @@ NCL_BEGIN_DECLS
     X(NclStatus, ToArrow, (const NclArray *a, const NclArray *valid,                       \
                            struct ArrowSchema *schema, struct ArrowArray *array))          \
     X(NclStatus, FromArrow, (const struct ArrowSchema *schema, struct ArrowArray *array,   \
-                             NclArray **out, NclArray **valid_out))
+                             NclArray **out, NclArray **valid_out))                        \
+    X(NclStatus, Rng, (NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b,  \
+                       NclArray **out, const NclParams *params))                           \
+    X(NclStatus, RngNext, (NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,  \
+                           const NclArray *b, NclArray **out, const NclParams *params))    \
+    X(NclStatus, SeedSequenceCreate, (const uint32_t *entropy, size_t nentropy,            \
+                                      const uint32_t *spawn_key, size_t nkey,              \
+                                      NclSeedSequence **out))                              \
+    X(NclStatus, SeedSequenceGenerateState, (const NclSeedSequence *ss, uint32_t *words,   \
+                                             size_t n))                                    \
+    X(NclStatus, SeedSequenceSpawn, (NclSeedSequence *ss, size_t n,                        \
+                                     NclSeedSequence **children))                          \
+    X(void, SeedSequenceFree, (NclSeedSequence *ss))                                       \
+    X(NclStatus, RngGenCreate, (NclBitGen kind, const NclSeedSequence *seed,               \
+                                NclRngGen **out))                                          \
+    X(NclStatus, RngGenCopy, (const NclRngGen *g, NclRngGen **out))                        \
+    X(void, RngGenFree, (NclRngGen *g))                                                    \
+    X(int, RngGenKind, (const NclRngGen *g))                                               \
+    X(NclStatus, RngGenAdvance, (NclRngGen *g, uint64_t delta_lo, uint64_t delta_hi))      \
+    X(NclStatus, RngGenJumped, (const NclRngGen *g, uint64_t jumps, NclRngGen **out))      \
+    X(NclStatus, RngGenGetState, (const NclRngGen *g, void *buf, size_t cap,               \
+                                  size_t *size))                                           \
+    X(NclStatus, RngGenSetState, (NclRngGen *g, const void *buf, size_t size))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,
@@ -197,7 +219,7 @@ typedef struct NclApi {
     uint32_t size;
     const char *version;   ///< NCL_VERSION_STRING of the library.
     /** The level-1 chain heads, by NclSubsystem; NULL where a subsystem is
-        not built (NCL_SUBSYSTEM_RNG). Walk them with NclHooksWalk rather
+        not built. Walk them with NclHooksWalk rather
         than by hand. */
     NclListHead *heads[NCL_SUBSYSTEM_COUNT];
     /** @cond */

@@ -49,6 +49,7 @@
 #include "reduce.h"
 #include "sort.h"
 #include "mask.h"
+#include "rng.h"
 
 NCL_BEGIN_DECLS
 
@@ -75,8 +76,7 @@ NCL_BEGIN_DECLS
     X(NCL_SUBSYSTEM_SORT, 8, "sort")                                         \
     /** NclMask. */                                                          \
     X(NCL_SUBSYSTEM_MASK, 9, "mask")                                         \
-    /** Random numbers: reserved, not built in this version (its chains      \
-        are refused with NCL_ERR_UNSUPPORTED). */                            \
+    /** NclRng. */                                                           \
     X(NCL_SUBSYSTEM_RNG, 10, "rng")                                          \
     /** NclIsUnary. */                                                       \
     X(NCL_SUBSYSTEM_ISUNARY, 11, "isunary")
@@ -203,6 +203,7 @@ struct NclHook {
         NclReduceHookFn reduce;     ///< NCL_SUBSYSTEM_REDUCE.
         NclSortHookFn sort;         ///< NCL_SUBSYSTEM_SORT.
         NclMaskHookFn mask;         ///< NCL_SUBSYSTEM_MASK.
+        NclRngHookFn rng;           ///< NCL_SUBSYSTEM_RNG.
         void (*any)(void);          ///< Any of them, as one type (NCLib checks it is not NULL).
     } fn;
     void *priv[6]; ///< The library's bookkeeping: leave zero.
@@ -225,7 +226,7 @@ enum {
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  s not an NclSubsystem, node NULL, or
  *                                   the node's function NULL.
- * @retval NCL_ERR_UNSUPPORTED  s is not built into this version (RNG).
+ * @retval NCL_ERR_UNSUPPORTED  s is not built into this version.
  * @retval NCL_ERR_HOOK  the node is already in a chain, is still being
  *                       removed, or its priv[] words are not zero.
  */
@@ -241,7 +242,7 @@ NCL_API NclStatus NclApiHook(NclSubsystem s, NclListHead *node);
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  as NclApiHook, or where not one of the
  *         four, or anchor NULL for BEFORE and AFTER.
- * @retval NCL_ERR_UNSUPPORTED  s is not built into this version (RNG).
+ * @retval NCL_ERR_UNSUPPORTED  s is not built into this version.
  * @retval NCL_ERR_HOOK  as NclApiHook, or the anchor is not in s's chain,
  *         or AFTER the default implementation.
  */
@@ -424,7 +425,7 @@ NCL_API NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *
  * @retval NCL_ERR_INVALID_ARGUMENT  s not an NclSubsystem or one without
  *         kernels (Info, Create); subfunction out of range; signature NULL
  *         or holding a value that is not a dtype; node NULL or its fn NULL.
- * @retval NCL_ERR_UNSUPPORTED  s is not built into this version (RNG).
+ * @retval NCL_ERR_UNSUPPORTED  s is not built into this version.
  * @retval NCL_ERR_DTYPE  NCLib has no kernel for the signature.
  * @retval NCL_ERR_HOOK  the node is already in a chain, is still being
  *                       removed, or its priv[] words are not zero.
@@ -499,7 +500,7 @@ NCL_API NclStatus NclHooksReset(void);
  * @param user   passed to visit.
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  s not an NclSubsystem, or visit NULL.
- * @retval NCL_ERR_UNSUPPORTED  s is not built into this version (RNG).
+ * @retval NCL_ERR_UNSUPPORTED  s is not built into this version.
  */
 NCL_API NclStatus NclHooksWalk(NclSubsystem s,
                                int (*visit)(const NclListHead *node, const char *name, void *user),

@@ -79,13 +79,20 @@ typedef struct NclParams {
     const void *initial;
     int kind;               ///< Sort: NCL_SORT_DEFAULT = 0, NCL_SORT_STABLE = 1.
     int64_t kth;            ///< PARTITION / ARGPARTITION: the rank to place (< 0 from the end).
+    /** RNG: the number of dimensions of the result (NumPy's size=), with
+        NclParams::shape; 0 with shape NULL: not given. */
+    int ndim;
+    /** RNG: the ndim extents of the result, or NULL: not given (a 0-d
+        result is asked for with a non-NULL shape and ndim 0). */
+    const int64_t *shape;
+    int endpoint;           ///< RNG's INTEGERS: non-zero includes high.
 } NclParams;
 
 /** The defaults of every field: size set, no mask, dtype resolved,
     NCL_CASTING_SAME_KIND, no axes, no keepdims, no initial, the default
-    sort, kth 0. */
+    sort, kth 0, no size, endpoint excluded. */
 #define NCL_PARAMS_INIT \
-    { sizeof(NclParams), NULL, NCL_DTYPE_DEFAULT, NCL_CASTING_SAME_KIND, NULL, 0, 0, NULL, 0, 0 }
+    { sizeof(NclParams), NULL, NCL_DTYPE_DEFAULT, NCL_CASTING_SAME_KIND, NULL, 0, 0, NULL, 0, 0, 0, NULL, 0 }
 
 NCL_END_DECLS
 

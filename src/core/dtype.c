@@ -135,6 +135,7 @@ static const char *const ternary_names[] = {NCL_TERNARY_OP_LIST(NCL_X_)};
 static const char *const reduce_names[] = {NCL_REDUCE_OP_LIST(NCL_X_)};
 static const char *const sort_names[] = {NCL_SORT_OP_LIST(NCL_X_)};
 static const char *const mask_names[] = {NCL_MASK_OP_LIST(NCL_X_)};
+static const char *const rng_names[] = {NCL_RNG_OP_LIST(NCL_X_)};
 #undef NCL_X_
 
 #define NCL_COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -152,6 +153,7 @@ static const char *const *op_names(NclSubsystem s, int *count)
     case NCL_SUBSYSTEM_REDUCE: *count = NCL_COUNT_OF(reduce_names); return reduce_names;
     case NCL_SUBSYSTEM_SORT: *count = NCL_COUNT_OF(sort_names); return sort_names;
     case NCL_SUBSYSTEM_MASK: *count = NCL_COUNT_OF(mask_names); return mask_names;
+    case NCL_SUBSYSTEM_RNG: *count = NCL_COUNT_OF(rng_names); return rng_names;
     default: *count = 0; return NULL;
     }
 }
@@ -173,6 +175,27 @@ int ncl_op_count(NclSubsystem s)
     int n;
     (void)op_names(s, &n);
     return n;
+}
+
+int ncl_rng_op_nparams(int op)
+{
+    switch (op) {
+    case NCL_RNG_INTEGERS:
+    case NCL_RNG_UNIFORM:
+    case NCL_RNG_NORMAL: return 2;
+    case NCL_RNG_EXPONENTIAL: return 1;
+    default: return 0;
+    }
+}
+
+const char *ncl_bitgen_name(int gen)
+{
+    static const char *const names[] = {
+#define NCL_X_(name, value, text) [value] = text,
+        NCL_BITGEN_LIST(NCL_X_)
+#undef NCL_X_
+    };
+    return gen >= 0 && gen < NCL_COUNT_OF(names) ? names[gen] : "?";
 }
 
 const char *ncl_sub_fn_name(NclSubsystem s)

@@ -33,5 +33,7 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
                            const NclParams *params);                                 /* sort.c */
 NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                            NclArray **out, const NclParams *params);                 /* mask.c */
+NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                          const NclArray *b, NclArray **out, const NclParams *params);  /* rng.c */
 
 #endif /* NCL_SRC_DEFAULTS_H */

@@ -32,7 +32,8 @@
     X(TERNARY, ternary)         \
     X(REDUCE, reduce)           \
     X(SORT, sort)               \
-    X(MASK, mask)
+    X(MASK, mask)               \
+    X(RNG, rng)
 
 /* ---- node bookkeeping in priv[] ------------------------------------------- */
 

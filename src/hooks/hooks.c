@@ -167,6 +167,11 @@ static NclStatus thr_mask(NclHook *self, NclMaskOp op, const NclArray *a, const 
 {
     THREADER(mask, (h, op, a, b, out, params))
 }
+static NclStatus thr_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                         const NclArray *b, NclArray **out, const NclParams *params)
+{
+    THREADER(rng, (h, op, gen, a, b, out, params))
+}
 #undef THREADER
 
 #define NCL_THREADER_NAME "ncl.threader"
@@ -400,6 +405,16 @@ NclStatus NclMask(NclMaskOp op, const NclArray *a, const NclArray *b, NclArray *
     return call_leave_out(t, st, NCL_SUBSYSTEM_MASK, (int)op, out, given);
 }
 
+NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b, NclArray **out,
+                 const NclParams *params)
+{
+    NclArray *const given = out ? *out : NULL;
+    ncl_thread_state *t = call_enter();
+    NclHook *h = chain_first(NCL_SUBSYSTEM_RNG);
+    NclStatus st = h->fn.rng(h, op, gen, a, b, out, params);
+    return call_leave_out(t, st, NCL_SUBSYSTEM_RNG, (int)op, out, given);
+}
+
 /* NclInfo is in info.c: it wraps this chain around its JSON writer. */
 
 /* ---- Next ------------------------------------------------------------------- */
@@ -498,6 +513,14 @@ NclStatus NclMaskNext(NclHook *self, NclMaskOp op, const NclArray *a, const NclA
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclMaskNext", self);
     return h->fn.mask(h, op, a, b, out, params);
+}
+
+NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b,
+                     NclArray **out, const NclParams *params)
+{
+    NclHook *h = next_of(self);
+    if (NCL_UNLIKELY(h == NULL)) return no_next("NclRngNext", self);
+    return h->fn.rng(h, op, gen, a, b, out, params);
 }
 
 NclStatus NclInfoNext(NclHook *self, NclInfoWriter *w)

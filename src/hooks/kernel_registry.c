@@ -218,10 +218,18 @@ NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx, char *cons
 
 /* ---- hooking ------------------------------------------------------------------------ */
 
-/* Operands of a kernel of subsystem s (inputs then outputs), 0 where s has
-   no kernels, -1 where its kernels do not exist yet. */
-static int kernel_nargs(NclSubsystem s)
+/* Operands of a kernel of subsystem s and op (inputs then outputs), 0
+   where s has no kernels, -1 where op is not one of s's kernel ops. RNG
+   kernels take their distribution's parameters and the output, and their
+   op names the bit generator too (NCL_RNG_KERNEL_OP). */
+static int kernel_nargs(NclSubsystem s, int op)
 {
+    if (s == NCL_SUBSYSTEM_RNG) {
+        const int rop = op / 256, gen = op % 256;
+        if (op < 0 || rop >= NCL_RNG_NOPS || gen >= NCL_BITGEN_COUNT) return -1;
+        return ncl_rng_op_nparams(rop) + 1;
+    }
+    if (op < 0 || op >= ncl_op_count(s)) return -1;
     switch (s) {
     case NCL_SUBSYSTEM_BINARY: return 3;
     case NCL_SUBSYSTEM_COMPARE: return 3;
@@ -232,9 +240,16 @@ static int kernel_nargs(NclSubsystem s)
     case NCL_SUBSYSTEM_MASK: return 2;
     case NCL_SUBSYSTEM_SORT: return 2;
     case NCL_SUBSYSTEM_REDUCE: return 2;
-    case NCL_SUBSYSTEM_RNG: return -1;
     default: return 0;
     }
+}
+
+/* The name of kernel op op of s for messages: "normal/PCG64" for RNG. */
+static const char *kernel_op_name(NclSubsystem s, int op, char *buf, size_t cap)
+{
+    if (s != NCL_SUBSYSTEM_RNG) return ncl_op_name(s, op);
+    snprintf(buf, cap, "%s/%s", ncl_op_name(s, op / 256), ncl_bitgen_name(op % 256));
+    return buf;
 }
 
 /* "(int8, int8, float32)" for messages; invalid dtypes print their number. */
@@ -260,18 +275,15 @@ NclStatus ncl_kernel_chain_find(const char *who, NclSubsystem s, int op, const N
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: subsystem %d is not an NclSubsystem", who,
                          (int)s);
     const char *sub = ncl_subsystem_name(s);
-    int nargs = kernel_nargs(s);
+    int nargs = kernel_nargs(s, op);
     if (nargs == 0)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): the %s subsystem has no kernel chains",
                          who, sub, sub);
     if (nargs < 0)
-        return ncl_error(NCL_ERR_UNSUPPORTED,
-                         "%s(%s): the %s subsystem is not built into this version of NCLib", who,
-                         sub, sub);
-    if (op < 0 || op >= ncl_op_count(s))
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): op %d is not a %s op", who, sub, op,
-                         sub);
-    const char *opname = ncl_op_name(s, op);
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): op %d is not a %s kernel op", who, sub,
+                         op, sub);
+    char opbuf[64];
+    const char *opname = kernel_op_name(s, op, opbuf, sizeof opbuf);
     if (sig == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): signature is NULL", who, sub, opname);
     char sigbuf[128];
@@ -299,7 +311,9 @@ NclStatus NclKernelHook(NclSubsystem s, int subfunction, const NclDType *signatu
     int nargs;
     NclStatus st = ncl_kernel_chain_find(who, s, subfunction, signature, &c, &nargs);
     if (st != NCL_OK) return st;
-    const char *sub = ncl_subsystem_name(s), *opname = ncl_op_name(s, subfunction);
+    char opbuf[64];
+    const char *sub = ncl_subsystem_name(s);
+    const char *opname = kernel_op_name(s, subfunction, opbuf, sizeof opbuf);
     char sigbuf[128];
     sig_text(sigbuf, sizeof sigbuf, signature, nargs);
     if (node == NULL)

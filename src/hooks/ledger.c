@@ -25,7 +25,8 @@ _Static_assert(NCL_CREATE_NOPS <= LEDGER_MAX_OPS && NCL_CONVERT_NOPS <= LEDGER_M
                    NCL_COMPARE_NOPS <= LEDGER_MAX_OPS && NCL_ISUNARY_NOPS <= LEDGER_MAX_OPS &&
                    NCL_UNARY_NOPS <= LEDGER_MAX_OPS && NCL_BINARY_NOPS <= LEDGER_MAX_OPS &&
                    NCL_TERNARY_NOPS <= LEDGER_MAX_OPS && NCL_REDUCE_NOPS <= LEDGER_MAX_OPS &&
-                   NCL_SORT_NOPS <= LEDGER_MAX_OPS && NCL_MASK_NOPS <= LEDGER_MAX_OPS,
+                   NCL_SORT_NOPS <= LEDGER_MAX_OPS && NCL_MASK_NOPS <= LEDGER_MAX_OPS &&
+                   NCL_RNG_NOPS <= LEDGER_MAX_OPS,
                "every op must have a ledger row");
 
 typedef struct ledger_row {
@@ -171,10 +172,20 @@ static NclStatus ledger_mask(NclHook *self, NclMaskOp op, const NclArray *a, con
     return st;
 }
 
+static NclStatus ledger_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                            const NclArray *b, NclArray **out, const NclParams *params)
+{
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
+    NclStatus st = NclRngNext(self, op, gen, a, b, out, params);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_RNG, (int)op, st);
+    return st;
+}
+
 /* One node per subsystem but INFO (the ledger would only count itself). */
 #define LEDGER_SUBSYSTEMS(X) X(CREATE, create) X(CONVERT, convert) X(COMPARE, compare) \
     X(ISUNARY, isunary) X(UNARY, unary) X(BINARY, binary) X(TERNARY, ternary)         \
-    X(REDUCE, reduce) X(SORT, sort) X(MASK, mask)
+    X(REDUCE, reduce) X(SORT, sort) X(MASK, mask) X(RNG, rng)
 
 static NclHook ledger_nodes[] = {
 #define NCL_X_(S, f) { .name = "ncl_ledger", .fn.f = ledger_##f },

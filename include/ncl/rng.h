@@ -1,0 +1,376 @@
+/**
+ * @file
+ * @brief The RNG subsystem: seed sequences, bit generators and the
+ * distributions drawn from them, bit-identical to NumPy 1.24's Generator.
+ *
+ * @defgroup ncl_rng RNG
+ * @ingroup ncl_subsystems
+ * @brief Random numbers: NumPy 1.24's SeedSequence, its five bit
+ * generators and its Generator's distributions, value for value, at any
+ * thread count.
+ *
+ * A program seeds an NclSeedSequence (NumPy's `SeedSequence`), makes a bit
+ * generator from it (NclRngGenCreate: PCG64, PCG64DXSM, Philox, SFC64 or
+ * MT19937, the same state NumPy's generator of that name gets from that
+ * seed sequence), and draws with NclRng. Every draw from a generator gives
+ * the values `numpy.random.Generator(<bit generator>(seed))` gives for the
+ * same calls in the same order, and leaves the generator in the state
+ * NumPy's is in afterwards, whatever the number of threads the call was
+ * split over.
+ *
+ * A generator is not locked: calls that draw from one generator must not
+ * run at the same time (NumPy's generators take a lock; here the caller
+ * decides). Different generators may be used from different threads
+ * freely.
+ * @{
+ */
+#ifndef NCL_RNG_H
+#define NCL_RNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "export.h"
+#include "status.h"
+#include "dtype.h"
+#include "array.h"
+#include "params.h"
+#include "list.h"
+
+NCL_BEGIN_DECLS
+
+/* ---- seed sequences --------------------------------------------------------- */
+
+/** NumPy's `SeedSequence`: entropy and a spawn key hashed into a pool of
+    four 32-bit words, from which bit generators take their initial state.
+    Opaque; made by NclSeedSequenceCreate or NclSeedSequenceSpawn, freed by
+    NclSeedSequenceFree. */
+typedef struct NclSeedSequence NclSeedSequence;
+
+/**
+ * Makes a seed sequence from entropy words and a spawn key, as
+ * `numpy.random.SeedSequence(entropy, spawn_key=spawn_key)`. NumPy turns
+ * an integer seed into its little-endian 32-bit words (0 is one word 0; a
+ * seed below 2^32 is one word; 2^64 + 7 is the three words 7, 0, 1), and a
+ * sequence of integers into the concatenation of theirs: pass those words.
+ * @param entropy   nentropy words, or NULL when nentropy is 0 (NumPy's
+ *                  entropy 0, one word 0, is not the same as none: NumPy
+ *                  draws fresh entropy from the OS for none, which this
+ *                  function refuses, since a seed must be reproducible).
+ * @param nentropy  the number of entropy words, at least 1.
+ * @param spawn_key nkey words (NumPy's spawn_key tuple), or NULL.
+ * @param nkey      the number of spawn-key words.
+ * @param out       receives the new seed sequence.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  out NULL; nentropy 0 or entropy NULL;
+ *         spawn_key NULL with nkey > 0; more words than memory can hold.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclSeedSequenceCreate(const uint32_t *entropy, size_t nentropy,
+                                        const uint32_t *spawn_key, size_t nkey,
+                                        NclSeedSequence **out);
+/**
+ * Fills words with the next n 32-bit words of the sequence's state, as
+ * `SeedSequence.generate_state(n, numpy.uint32)` (always from the start:
+ * the sequence does not advance). NumPy's uint64 form pairs them, the
+ * first word low.
+ * @param ss     the seed sequence.
+ * @param words  n words are written.
+ * @param n      how many.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  ss NULL, or words NULL with n > 0.
+ */
+NCL_API NclStatus NclSeedSequenceGenerateState(const NclSeedSequence *ss, uint32_t *words, size_t n);
+/**
+ * Makes n children, as `SeedSequence.spawn(n)`: child i has ss's entropy
+ * and the spawn key ss's key + (k + i), where k counts the children ss has
+ * spawned before (k + i appended as NumPy appends an integer: one word
+ * below 2^32, else two, low first). On failure no child is made and the
+ * count is unchanged.
+ * @param ss        the parent; its count of children grows by n.
+ * @param n         how many children.
+ * @param children  n pointers receive the children, each freed with
+ *                  NclSeedSequenceFree.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  ss NULL, or children NULL with n > 0;
+ *         a count of children past 2^64 - 1.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclSeedSequenceSpawn(NclSeedSequence *ss, size_t n, NclSeedSequence **children);
+/** Frees a seed sequence; NULL is ignored.
+    @param ss  the seed sequence. */
+NCL_API void NclSeedSequenceFree(NclSeedSequence *ss);
+
+/* ---- bit generators ---------------------------------------------------------- */
+
+/** X-macro list of the bit generators, `X(name, value, text)`, text
+    NumPy's class name. @hideinitializer */
+#define NCL_BITGEN_LIST(X)                                                        \
+    /** O'Neill's PCG XSL-RR 128/64, NumPy's default (`PCG64`). */                \
+    X(NCL_BITGEN_PCG64, 0, "PCG64")                                               \
+    /** PCG with the DXSM output function and the cheap multiplier             \
+        (`PCG64DXSM`). */                                                         \
+    X(NCL_BITGEN_PCG64DXSM, 1, "PCG64DXSM")                                       \
+    /** Philox 4x64 with 10 rounds, counter-based (`Philox`). */                 \
+    X(NCL_BITGEN_PHILOX, 2, "Philox")                                             \
+    /** Chris Doty-Humphrey's Small Fast Chaotic generator (`SFC64`). */         \
+    X(NCL_BITGEN_SFC64, 3, "SFC64")                                               \
+    /** The Mersenne Twister, seeded through a seed sequence (`MT19937`). */     \
+    X(NCL_BITGEN_MT19937, 4, "MT19937")
+
+/** The bit generators, from NCL_BITGEN_LIST. */
+typedef enum NclBitGen {
+#define NCL_X_(name, value, text) name = value,
+    NCL_BITGEN_LIST(NCL_X_)
+#undef NCL_X_
+    NCL_BITGEN_COUNT ///< How many bit generators there are; not one.
+} NclBitGen;
+
+/** A bit generator with its state, including the buffered upper half of a
+    64-bit word that a 32-bit draw left (NumPy's `has_uint32`,
+    `uinteger`). Opaque; made by NclRngGenCreate, NclRngGenCopy or
+    NclRngGenJumped, freed by NclRngGenFree. */
+typedef struct NclRngGen NclRngGen;
+
+/**
+ * Makes a bit generator seeded from a seed sequence, in the state NumPy's
+ * `<kind>(seed_sequence)` starts in.
+ * @param kind  which generator.
+ * @param seed  the seed sequence (read, not kept).
+ * @param out   receives the generator.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  kind not an NclBitGen, seed or out NULL.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclRngGenCreate(NclBitGen kind, const NclSeedSequence *seed, NclRngGen **out);
+/**
+ * Makes an independent generator in the same state as g.
+ * @param g    the generator.
+ * @param out  receives the copy.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  g or out NULL.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclRngGenCopy(const NclRngGen *g, NclRngGen **out);
+/** Frees a generator; NULL is ignored.
+    @param g  the generator. */
+NCL_API void NclRngGenFree(NclRngGen *g);
+/**
+ * The kind of a generator.
+ * @param g  the generator.
+ * @return its NclBitGen, or -1 when g is NULL (or freed).
+ */
+NCL_API int NclRngGenKind(const NclRngGen *g);
+/**
+ * Advances the generator as NumPy's `advance(delta)` does, delta =
+ * delta_hi * 2^64 + delta_lo: PCG64 and PCG64DXSM step their LCG delta
+ * times (delta 64-bit draws; PCG64DXSM with its cheap multiplier); Philox
+ * adds delta to its 256-bit counter (delta blocks of four 64-bit draws)
+ * and empties its buffer, as NumPy does: the words left in the current
+ * block are dropped, and the next draw starts the block after the new
+ * counter. The buffered 32-bit half is dropped, as NumPy drops it.
+ * @param g         the generator.
+ * @param delta_lo  the low 64 bits of delta.
+ * @param delta_hi  the high 64 bits of delta.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  g NULL.
+ * @retval NCL_ERR_UNSUPPORTED  SFC64 or MT19937 (NumPy has no advance for
+ *         them); g is unchanged.
+ */
+NCL_API NclStatus NclRngGenAdvance(NclRngGen *g, uint64_t delta_lo, uint64_t delta_hi);
+/**
+ * Makes a generator jumped ahead as NumPy's `jumped(jumps)`: PCG64 and
+ * PCG64DXSM advance by jumps times 2^128 times the golden ratio's
+ * fraction (modulo 2^128); Philox adds jumps * 2^128 to its counter and
+ * empties its buffer (as NclRngGenAdvance); MT19937 applies NumPy's jump
+ * polynomial (2^128 steps of its recurrence) jumps times, one at a time,
+ * to the 624-word window that starts at its position, and ends at the
+ * key and position NumPy's ends at (cost: about 20,000 steps of the
+ * recurrence per jump). The new generator's buffered half is empty.
+ * @param g      the generator (unchanged).
+ * @param jumps  how many jumps.
+ * @param out    receives the jumped generator.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  g or out NULL.
+ * @retval NCL_ERR_UNSUPPORTED  SFC64 (NumPy has no jumped for it).
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclRngGenJumped(const NclRngGen *g, uint64_t jumps, NclRngGen **out);
+/**
+ * Writes the generator's whole state as a byte blob: a header (magic
+ * "NCLRNG", format version, kind, length), the generator's words and its
+ * buffered half, in a byte order independent of the machine's. With
+ * buf NULL (or cap too small), only *size is set.
+ * @param g     the generator.
+ * @param buf   cap bytes, or NULL.
+ * @param cap   the room in buf.
+ * @param size  receives the blob's length; may be NULL when buf is given
+ *              and big enough.
+ * @retval NCL_OK  the blob was written (or buf NULL: *size set).
+ * @retval NCL_ERR_INVALID_ARGUMENT  g NULL; buf and size both NULL; buf
+ *         too small (*size, when given, says how big it must be).
+ */
+NCL_API NclStatus NclRngGenGetState(const NclRngGen *g, void *buf, size_t cap, size_t *size);
+/**
+ * Sets the generator's state from a blob NclRngGenGetState wrote, for a
+ * generator of the same kind. A refused blob leaves g unchanged.
+ * @param g     the generator.
+ * @param buf   the blob.
+ * @param size  its length.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  g or buf NULL; a blob without the
+ *         magic, of an unknown format version, of the wrong length, of a
+ *         kind outside NclBitGen, or of a state no generator can be in (an
+ *         even PCG increment, a Mersenne Twister key whose 19937 state
+ *         bits are all zero, a position past the buffer or the key, a
+ *         buffered-half flag other than 0 or 1, a buffered half for
+ *         MT19937, which has none); the message says which.
+ * @retval NCL_ERR_DTYPE  a blob of another kind of generator.
+ */
+NCL_API NclStatus NclRngGenSetState(NclRngGen *g, const void *buf, size_t size);
+
+/* ---- distributions ------------------------------------------------------------ */
+
+/** X-macro list of the RNG ops, `X(name, text)` in enum order, text the
+    name of NumPy's Generator method. a and b are NclRng's parameter
+    arrays; "default" is what NULL means. @hideinitializer */
+#define NCL_RNG_OP_LIST(X)                                                         \
+    /** The bit generator's raw 64-bit words, uint64 (`random_raw`); a, b        \
+        NULL. */                                                                   \
+    X(NCL_RNG_RAW, "random_raw")                                                   \
+    /** Uniform on [0, 1), float64 or float32 (`random`); a, b NULL. */          \
+    X(NCL_RNG_RANDOM, "random")                                                    \
+    /** Integers from low (a, default 0) to high (b, required), high             \
+        excluded unless NclParams::endpoint; any integer dtype or bool,          \
+        default int64 (`integers`, Lemire's method). */                          \
+    X(NCL_RNG_INTEGERS, "integers")                                                \
+    /** Uniform on [low, high): a low (default 0), b high (default 1),          \
+        float64 (`uniform`). */                                                   \
+    X(NCL_RNG_UNIFORM, "uniform")                                                  \
+    /** Standard normal, float64 or float32, ziggurat (`standard_normal`);      \
+        a, b NULL. */                                                             \
+    X(NCL_RNG_STANDARD_NORMAL, "standard_normal")                                  \
+    /** Normal: a loc (default 0), b scale >= 0 (default 1), float64            \
+        (`normal`). */                                                            \
+    X(NCL_RNG_NORMAL, "normal")                                                    \
+    /** Standard exponential, float64 or float32, ziggurat                     \
+        (`standard_exponential`); a, b NULL. */                                   \
+    X(NCL_RNG_STANDARD_EXPONENTIAL, "standard_exponential")                        \
+    /** Exponential: a scale >= 0 (default 1), b NULL, float64                   \
+        (`exponential`). */                                                       \
+    X(NCL_RNG_EXPONENTIAL, "exponential")
+
+/** The RNG ops, from NCL_RNG_OP_LIST, numbered from 0. */
+typedef enum NclRngOp {
+#define NCL_X_(name, text) name,
+    NCL_RNG_OP_LIST(NCL_X_)
+#undef NCL_X_
+    NCL_RNG_NOPS ///< How many ops there are; not an op.
+} NclRngOp;
+
+/**
+ * Draws from a distribution, as the NumPy Generator method the op names
+ * (NCL_RNG_OP_LIST), value for value.
+ *
+ * The result's shape is params->shape when it is given (NumPy's `size`),
+ * else `*out`'s when one is provided, else the broadcast shape of the
+ * parameter arrays (0-d when there are none); the parameter arrays must
+ * broadcast to it. Its dtype is params->dtype, else a provided output's,
+ * else the op's default (float64; int64 for INTEGERS; uint64 for RAW), and
+ * must be one the op produces: RAW uint64; RANDOM, STANDARD_NORMAL and
+ * STANDARD_EXPONENTIAL float64 or float32; INTEGERS any integer dtype or
+ * bool; the others float64. Values are drawn in C order of the result.
+ *
+ * Parameter arrays may have any real dtype (INTEGERS: any integer dtype or
+ * bool); they are read as float64 (INTEGERS: as int64, or uint64 for an
+ * unsigned result). Every parameter is checked before anything is drawn:
+ * a refused call writes nothing and leaves the generator's state as it
+ * was.
+ *
+ * A call of at least the threading threshold is split over the thread pool
+ * where the op draws a fixed number of words per value from a generator
+ * that can skip ahead (RAW, RANDOM and UNIFORM from PCG64, PCG64DXSM and
+ * Philox): each worker starts its block at its skipped state, and the
+ * values and the final state are those of the serial draw. Ops that reject
+ * (NORMAL, EXPONENTIAL, INTEGERS) and SFC64 and MT19937 run on the calling
+ * thread. A kernel hook at the head of the level-2 chain gets the whole
+ * call on the calling thread.
+ *
+ * @param op      the distribution.
+ * @param gen     the bit generator drawn from; its state advances.
+ * @param a       the first parameter array (see the op), or NULL.
+ * @param b       the second parameter array (see the op), or NULL.
+ * @param out     `*out` NULL receives a new array (reference count 1),
+ *                else the array written into: writeable, of the result's
+ *                dtype exactly (no cast), not overlapping itself.
+ * @param params  NULL, or the options: dtype, shape and ndim (the size),
+ *                endpoint (INTEGERS); a where mask and axes are refused.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; gen or out NULL; a
+ *         parameter array the op does not take, or a missing high for
+ *         INTEGERS; params malformed, with a where mask or axes, or a
+ *         negative ndim, an ndim above NCL_MAXDIMS, ndim > 0 with shape
+ *         NULL, or a negative extent; an output that overlaps itself. A
+ *         parameter out of its domain, with the parameter named: scale < 0
+ *         or not finite (NaN) for NORMAL and EXPONENTIAL; low or high not
+ *         finite, or high - low overflowing, for UNIFORM; low >= high
+ *         (low > high with endpoint) or a bound outside the result
+ *         dtype's range for INTEGERS.
+ * @retval NCL_ERR_DTYPE  a result dtype the op does not produce, a
+ *         provided output of another dtype than params->dtype, or a
+ *         parameter array of a dtype the op cannot read.
+ * @retval NCL_ERR_SHAPE  a provided output of another shape than
+ *         params->shape; a result of more elements than int64 counts.
+ * @retval NCL_ERR_BROADCAST  a parameter array that does not broadcast to
+ *         the result's shape.
+ * @retval NCL_ERR_READONLY  the output is not writeable.
+ * @retval NCL_ERR_DEVICE_MEMORY  an operand or the output in
+ *         NCL_MEM_DEVICE memory.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b, NclArray **out,
+                         const NclParams *params);
+
+/** The function of an RNG hook node (NclHook::fn.rng): NclRng's
+    parameters with the node itself in front. It may handle the call,
+    change the arguments, pass the call on with NclRngNext, or post-process
+    what that returns; what it returns is what NclRng returns. */
+typedef NclStatus (*NclRngHookFn)(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                                  const NclArray *b, NclArray **out, const NclParams *params);
+/**
+ * Calls the node after self in the RNG chain with the given arguments.
+ * @param self    the calling hook's node.
+ * @param op      as NclRng.
+ * @param gen     as NclRng.
+ * @param a       as NclRng.
+ * @param b       as NclRng.
+ * @param out     as NclRng.
+ * @param params  as NclRng.
+ * @return what the next node returns, or:
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
+ *                       follows.
+ */
+NCL_API NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *params);
+
+/* ---- level 2 --------------------------------------------------------------------- */
+
+/** The level-2 op of an RNG kernel chain: one chain per (distribution, bit
+    generator, result dtype), the dtype in the signature. @hideinitializer */
+#define NCL_RNG_KERNEL_OP(op, bitgen) ((int)(op) * 256 + (int)(bitgen))
+
+/** What an RNG kernel gets as NclKernelCtx::aux. The kernel draws its n
+    values in order from gen, whose state it leaves after the last word it
+    used; its inputs are the op's parameter arrays (float64; INTEGERS:
+    low and high as int64, or uint64 for an unsigned result), its one
+    output the values. */
+typedef struct NclRngKernelAux {
+    NclRngGen *gen; ///< The generator this block draws from.
+    int endpoint;   ///< INTEGERS: high is included.
+} NclRngKernelAux;
+
+NCL_END_DECLS
+
+/** @} */
+
+#endif /* NCL_RNG_H */

@@ -1,0 +1,622 @@
+/*
+ * rng.c: NCLib's default implementation of the RNG subsystem, the tail of
+ * its level-1 chain. A call is checked whole before any value is drawn
+ * (the generator, the result's dtype and shape, every parameter against
+ * NumPy's domain), obtains its memory (parameter arrays converted to the
+ * kernel's dtype, the output), and only then runs the level-2 chain of
+ * (distribution, bit generator, result dtype) (kernels/rng/) over the rows
+ * of the result in C order, which is the order NumPy draws in. A refused
+ * call writes nothing and leaves the generator as it was.
+ *
+ * Kernel ABI: chains keyed (NCL_SUBSYSTEM_RNG, NCL_RNG_KERNEL_OP(op,
+ * bitgen), {parameter dtypes..., result dtype}); ctx->aux is a const
+ * NclRngKernelAux *; args are the parameters (float64; INTEGERS' bounds
+ * int64, or uint64 for an unsigned result) and the output.
+ *
+ * Threads: an op that draws a fixed number of words per value (RAW,
+ * RANDOM, UNIFORM) from a generator that can skip ahead is split into
+ * blocks; each block's worker draws from a copy of the generator skipped
+ * to the block's first word (or 32-bit half), so the values and the final
+ * state are the serial ones whatever the split. The rejection samplers'
+ * values start at positions only the draws before them decide; they run
+ * on the calling thread.
+ *
+ * Floating-point flags: NumPy's Generator reports none (normal(0, inf)
+ * gives NaN quietly), so the kernels' flags are dropped and the caller's
+ * are left as they were.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "defaults/ncl_defaults.h"
+#include "defaults/ncl_rng.h"
+#include "array/ncl_array.h"
+#include "exec/ncl_exec.h"
+#include "exec/walk.h"
+#include "hooks/ncl_hooks.h"
+#include "runtime/pool.h"
+#include "rng/rng_state.h"
+
+#define SUB NCL_SUBSYSTEM_RNG
+#define BIT(t) (1u << (t))
+#define INT_DTYPES                                                                          \
+    (BIT(NCL_BOOL) | BIT(NCL_INT8) | BIT(NCL_INT16) | BIT(NCL_INT32) | BIT(NCL_INT64) |     \
+     BIT(NCL_UINT8) | BIT(NCL_UINT16) | BIT(NCL_UINT32) | BIT(NCL_UINT64))
+#define FLOAT_DTYPES (BIT(NCL_FLOAT32) | BIT(NCL_FLOAT64))
+
+/* What each op produces and takes. */
+typedef struct op_info {
+    NclDType dflt;         /* result dtype when none is asked for */
+    unsigned dtypes;       /* the result dtypes it has */
+    const char *pname[2];  /* NumPy's parameter names */
+    double pdefault[2];    /* what a NULL parameter means (INTEGERS: low only) */
+} op_info;
+
+static const op_info ops[NCL_RNG_NOPS] = {
+    [NCL_RNG_RAW] = {NCL_UINT64, BIT(NCL_UINT64), {NULL, NULL}, {0, 0}},
+    [NCL_RNG_RANDOM] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
+    [NCL_RNG_INTEGERS] = {NCL_INT64, INT_DTYPES, {"low", "high"}, {0, 0}},
+    [NCL_RNG_UNIFORM] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"low", "high"}, {0, 1}},
+    [NCL_RNG_STANDARD_NORMAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
+    [NCL_RNG_NORMAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"loc", "scale"}, {0, 1}},
+    [NCL_RNG_STANDARD_EXPONENTIAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
+    [NCL_RNG_EXPONENTIAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"scale", NULL}, {1, 0}},
+};
+
+/* One call being run. */
+typedef struct rng_call {
+    NclRngOp op;
+    NclRngGen *gen;
+    const char *who;               /* "NclRng(normal)" */
+    int np;                        /* parameters the op takes */
+    NclDType rdt;                  /* result dtype */
+    NclDType pdt;                  /* the kernel's parameter dtype */
+    int ndim;
+    int64_t shape[NCL_MAXDIMS];
+    int64_t size;
+    const NclArray *par[2];        /* the caller's parameter arrays (NULL: default) */
+    NclArray *conv[2];             /* their converted copies, owned */
+    union { double f; int64_t i; } dflt[2]; /* the defaults' storage */
+    NclArray *res;
+    ncl_kchain *chain;
+    NclDType sig[3];
+} rng_call;
+
+/* ---- checks ---------------------------------------------------------------------------- */
+
+static NclStatus check_host(const rng_call *c, const NclArray *a, const char *role)
+{
+    if (a && a->kind == NCL_MEM_DEVICE)
+        return ncl_error(NCL_ERR_DEVICE_MEMORY,
+                         "%s: %s is device memory (device %d); host kernels cannot touch it",
+                         c->who, role, a->device_id);
+    return NCL_OK;
+}
+
+/* The result's dtype: params->dtype, else a provided output's, else the
+   op's default; one the op has. */
+static NclStatus result_dtype(rng_call *c, const NclParams *p, const NclArray *given)
+{
+    NclDType t = p->dtype != NCL_DTYPE_DEFAULT ? p->dtype : given ? given->dtype : ops[c->op].dflt;
+    if (given && t != given->dtype)
+        return ncl_error(NCL_ERR_DTYPE, "%s: params->dtype is %s but the output is %s", c->who,
+                         NclDTypeName(t), NclDTypeName(given->dtype));
+    if (!(ops[c->op].dtypes & BIT(t)))
+        return ncl_error(NCL_ERR_DTYPE, "%s: NumPy's %s has no %s results (%s)", c->who,
+                         ncl_op_name(SUB, c->op), NclDTypeName(t),
+                         c->op == NCL_RNG_RAW ? "it gives uint64"
+                         : ops[c->op].dtypes == FLOAT_DTYPES ? "float64 or float32"
+                         : ops[c->op].dtypes == BIT(NCL_FLOAT64) ? "float64 only"
+                                                                   : "integers or bool");
+    c->rdt = t;
+    return NCL_OK;
+}
+
+/* The result's shape: params->shape, else the provided output's, else the
+   parameters' broadcast shape; the parameters must broadcast to it. */
+static NclStatus result_shape(rng_call *c, const NclParams *p, const NclArray *given)
+{
+    char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+    if (p->ndim < 0 || p->ndim > NCL_MAXDIMS)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->ndim is %d; it must be 0..%d",
+                         c->who, p->ndim, NCL_MAXDIMS);
+    if (p->ndim > 0 && p->shape == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         "%s: params->ndim is %d but params->shape is NULL", c->who, p->ndim);
+    if (p->shape) {
+        for (int d = 0; d < p->ndim; d++)
+            if (p->shape[d] < 0)
+                return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                                 "%s: params->shape[%d] is %" PRId64 "; extents are >= 0", c->who,
+                                 d, p->shape[d]);
+        c->ndim = p->ndim;
+        memcpy(c->shape, p->shape, (size_t)p->ndim * sizeof(int64_t));
+        if (given && !(given->ndim == c->ndim &&
+                       !memcmp(given->shape, c->shape, (size_t)c->ndim * sizeof(int64_t))))
+            return ncl_error(NCL_ERR_SHAPE, "%s: the output's shape %s is not params->shape %s",
+                             c->who, ncl_shape_str(s0, given->ndim, given->shape),
+                             ncl_shape_str(s1, c->ndim, c->shape));
+    } else if (given) {
+        c->ndim = given->ndim;
+        memcpy(c->shape, given->shape, (size_t)given->ndim * sizeof(int64_t));
+    } else {
+        /* the parameters' broadcast shape */
+        c->ndim = 0;
+        for (int i = 0; i < c->np; i++) {
+            const NclArray *a = c->par[i];
+            if (!a) continue;
+            int nd = a->ndim > c->ndim ? a->ndim : c->ndim;
+            int64_t sh[NCL_MAXDIMS];
+            for (int d = 0; d < nd; d++) {
+                int da = d - (nd - a->ndim), dc = d - (nd - c->ndim);
+                int64_t ea = da >= 0 ? a->shape[da] : 1, ec = dc >= 0 ? c->shape[dc] : 1;
+                if (ea != ec && ea != 1 && ec != 1)
+                    return ncl_error(NCL_ERR_BROADCAST,
+                                     "%s: %s with shape %s and %s with shape %s do not broadcast "
+                                     "together", c->who, ops[c->op].pname[0],
+                                     ncl_shape_str(s0, c->par[0]->ndim, c->par[0]->shape),
+                                     ops[c->op].pname[1], ncl_shape_str(s1, a->ndim, a->shape));
+                sh[d] = ea == 1 ? ec : ea;
+            }
+            c->ndim = nd;
+            memcpy(c->shape, sh, (size_t)nd * sizeof(int64_t));
+        }
+    }
+    NclStatus st = ncl_shape_check(c->who, c->ndim, c->shape, &c->size);
+    if (st) return st;
+    for (int i = 0; i < c->np; i++) {
+        const NclArray *a = c->par[i];
+        if (!a) continue;
+        int ok = a->ndim <= c->ndim;
+        for (int d = 0; ok && d < a->ndim; d++) {
+            int64_t e = a->shape[d], r = c->shape[d + c->ndim - a->ndim];
+            ok = e == r || e == 1;
+        }
+        if (!ok)
+            return ncl_error(NCL_ERR_BROADCAST, "%s: %s with shape %s does not broadcast to the "
+                             "result's shape %s", c->who, ops[c->op].pname[i],
+                             ncl_shape_str(s0, a->ndim, a->shape), ncl_shape_str(s1, c->ndim, c->shape));
+    }
+    return NCL_OK;
+}
+
+/* The value at p of integer dtype t, exactly. */
+static ncl_i128 load_int(NclDType t, const char *p)
+{
+    switch (t) {
+    case NCL_BOOL: return *(const uint8_t *)p != 0;
+    case NCL_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case NCL_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case NCL_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case NCL_INT64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case NCL_UINT8: return *(const uint8_t *)p;
+    case NCL_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case NCL_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* The range of values of integer dtype t: [lo, hi]. */
+static void int_range(NclDType t, ncl_i128 *lo, ncl_i128 *hi)
+{
+    const int bits = 8 * (int)ncl_dtype_size[t];
+    if (t == NCL_BOOL) {
+        *lo = 0;
+        *hi = 1;
+    } else if (ncl_dtype_kind[t] == 'u') {
+        *lo = 0;
+        *hi = ((ncl_i128)1 << bits) - 1;
+    } else {
+        *lo = -((ncl_i128)1 << (bits - 1));
+        *hi = ((ncl_i128)1 << (bits - 1)) - 1;
+    }
+}
+
+/* Walks the parameters' own broadcast shape (not the result's: a scalar
+   parameter is checked once), calling check on each pair of elements. */
+typedef NclStatus (*pair_check)(const rng_call *c, const char *p0, const char *p1, NclDType t0,
+                                NclDType t1, const void *ctx);
+
+static NclStatus walk_params(const rng_call *c, const NclArray *const *par, pair_check check,
+                             const void *ctx)
+{
+    int nd = 0;
+    int64_t shape[NCL_MAXDIMS];
+    for (int i = 0; i < c->np; i++)
+        if (par[i] && par[i]->ndim > nd) nd = par[i]->ndim;
+    for (int d = 0; d < nd; d++) {
+        shape[d] = 1;
+        for (int i = 0; i < c->np; i++) {
+            const NclArray *a = par[i];
+            int da = d - (nd - (a ? a->ndim : 0));
+            if (a && da >= 0 && a->shape[da] != 1) shape[d] = a->shape[da];
+        }
+        if (shape[d] == 0) return NCL_OK; /* nothing to check */
+    }
+    int64_t st[2][NCL_MAXDIMS];
+    const int64_t *strides[2] = {st[0], st[1]};
+    char *base[2];
+    NclDType t[2];
+    for (int i = 0; i < 2; i++) {
+        const NclArray *a = i < c->np ? par[i] : NULL;
+        for (int d = 0; d < nd; d++) {
+            int da = d - (nd - (a ? a->ndim : 0));
+            st[i][d] = a && da >= 0 && a->shape[da] != 1 ? a->strides[da] : 0;
+        }
+        base[i] = a ? a->data : (char *)(uintptr_t)&c->dflt[i];
+        t[i] = a ? a->dtype : c->pdt;
+    }
+    ncl_walk_dims d;
+    ncl_walk w;
+    ncl_walk_dims_init(&d, nd, shape, 2, strides);
+    ncl_walk_dims_merge(&d);
+    ncl_walk_start(&d, &w, base);
+    const int last = d.nd - 1;
+    do {
+        const char *p0 = w.ptr[0], *p1 = w.ptr[1];
+        for (int64_t j = 0; j < d.shape[last]; j++, p0 += d.st[0][last], p1 += d.st[1][last]) {
+            NclStatus s = check(c, p0, p1, t[0], t[1], ctx);
+            if (s) return s;
+        }
+    } while (ncl_walk_next(&d, last, &w));
+    return NCL_OK;
+}
+
+static double load_f64(const char *p)
+{
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* NumPy's checks, message for message: a scale's sign bit (-0.0 too; NaN
+   passes), uniform's high - low finite and not negative, integers' bounds
+   in the result dtype and in order. */
+static NclStatus check_scale(const rng_call *c, const char *p0, const char *p1, NclDType t0,
+                             NclDType t1, const void *ctx)
+{
+    (void)t0;
+    (void)t1;
+    const int i = *(const int *)ctx;
+    const double s = load_f64(i ? p1 : p0);
+    if (!isnan(s) && signbit(s))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s < 0 (%g)", c->who,
+                         ops[c->op].pname[i], s);
+    return NCL_OK;
+}
+
+static NclStatus check_uniform(const rng_call *c, const char *p0, const char *p1, NclDType t0,
+                               NclDType t1, const void *ctx)
+{
+    (void)t0;
+    (void)t1;
+    (void)ctx;
+    const double lo = load_f64(p0), hi = load_f64(p1), r = hi - lo;
+    if (!isfinite(r))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         "%s: high - low range exceeds valid bounds (low %g, high %g)", c->who, lo,
+                         hi);
+    if (signbit(r))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: high - low < 0 (low %g, high %g)", c->who,
+                         lo, hi);
+    return NCL_OK;
+}
+
+static NclStatus check_integers(const rng_call *c, const char *p0, const char *p1, NclDType t0,
+                                NclDType t1, const void *ctx)
+{
+    const int endpoint = *(const int *)ctx;
+    ncl_i128 lo, hi, min, max;
+    int_range(c->rdt, &min, &max);
+    lo = load_int(t0, p0);
+    hi = load_int(t1, p1);
+    if (lo < min)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: low is out of bounds for %s (low %s%" PRIu64 ")",
+                         c->who, NclDTypeName(c->rdt), lo < 0 ? "-" : "",
+                         (uint64_t)(lo < 0 ? -lo : lo));
+    if (hi - !endpoint > max)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: high is out of bounds for %s (high %" PRIu64 ")",
+                         c->who, NclDTypeName(c->rdt), (uint64_t)hi);
+    if (endpoint ? lo > hi : lo >= hi)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: low %s high (low %s%" PRIu64 ", high %s%" PRIu64 ")",
+                         c->who, endpoint ? ">" : ">=", lo < 0 ? "-" : "",
+                         (uint64_t)(lo < 0 ? -lo : lo), hi < 0 ? "-" : "",
+                         (uint64_t)(hi < 0 ? -hi : hi));
+    return NCL_OK;
+}
+
+/* ---- parameters -------------------------------------------------------------------------- */
+
+/* Reads the caller's parameter arrays: checks their dtypes, converts each
+   that is not of the kernel's dtype, or that overlaps a provided output,
+   into a private array, and checks NumPy's domains. On failure the copies
+   are released by the caller (c->conv). */
+static NclStatus read_params(rng_call *c, const NclArray *given, int endpoint)
+{
+    NclStatus st;
+    const int integers = c->op == NCL_RNG_INTEGERS;
+    c->pdt = integers ? (ncl_dtype_kind[c->rdt] == 'u' ? NCL_UINT64 : NCL_INT64) : NCL_FLOAT64;
+    for (int i = 0; i < c->np; i++) {
+        if (integers)
+            c->dflt[i].i = 0; /* low's default; high has none */
+        else
+            c->dflt[i].f = ops[c->op].pdefault[i];
+        const NclArray *a = c->par[i];
+        if (!a) continue;
+        if (integers ? ncl_dtype_kind[a->dtype] == 'f' : 0)
+            return ncl_error(NCL_ERR_DTYPE, "%s: %s is %s; integer bounds are read from integer "
+                             "or bool arrays", c->who, ops[c->op].pname[i], NclDTypeName(a->dtype));
+    }
+    /* integer bounds are checked on the caller's values, before a cast
+       could wrap them */
+    if (integers && (st = walk_params(c, c->par, check_integers, &endpoint))) return st;
+    for (int i = 0; i < c->np; i++) {
+        const NclArray *a = c->par[i];
+        if (!a) continue;
+        if (a->dtype == c->pdt && !(given && ncl_array_ranges_overlap(a, given))) continue;
+        if ((st = ncl_convert_run(SUB, c->op, a, c->pdt, &c->conv[i], NULL, NCL_CASTING_UNSAFE)))
+            return st;
+    }
+    const NclArray *par[2] = {c->conv[0] ? c->conv[0] : c->par[0], c->conv[1] ? c->conv[1] : c->par[1]};
+    switch (c->op) {
+    case NCL_RNG_UNIFORM: return walk_params(c, par, check_uniform, NULL);
+    case NCL_RNG_NORMAL: {
+        static const int scale = 1;
+        return c->par[1] ? walk_params(c, par, check_scale, &scale) : NCL_OK;
+    }
+    case NCL_RNG_EXPONENTIAL: {
+        static const int scale = 0;
+        return c->par[0] ? walk_params(c, par, check_scale, &scale) : NCL_OK;
+    }
+    default: return NCL_OK;
+    }
+}
+
+/* ---- execution --------------------------------------------------------------------------- */
+
+/* The kernel ops that draw a fixed number of words per value, which a
+   worker can start at by skipping: 1 for a 64-bit word per value, 2 for
+   a 32-bit half (float32), 0 for a rejection sampler. */
+static int halves_per_value(NclRngOp op, NclDType rdt)
+{
+    switch (op) {
+    case NCL_RNG_RAW:
+    case NCL_RNG_UNIFORM: return 2;
+    case NCL_RNG_RANDOM: return rdt == NCL_FLOAT32 ? 1 : 2;
+    default: return 0;
+    }
+}
+
+static uint64_t next_u64(NclRngGen *g)
+{
+    switch (g->kind) {
+#define NCL_X_(value, prefix) case value: return ncl_##prefix##_next_u64(g);
+        NCL_RNG_BITGEN_LIST(NCL_X_)
+#undef NCL_X_
+    default: return 0;
+    }
+}
+
+/* Puts g where the serial draw of a call is when its value `start` is
+   next, buffered half included: whole words are skipped, and the last word
+   the serial draw split is drawn, so that its upper half is in u32 as the
+   serial draw leaves it (pending, or already used: NumPy's state keeps the
+   used one too). g can skip (ncl_rng_can_skip). */
+static NclStatus position_at(NclRngGen *g, int halves, int64_t start)
+{
+    if (halves == 2) return ncl_rng_skip_u64(g, (uint64_t)start);
+    /* one 32-bit half per value: a pending half serves value 0 */
+    uint64_t q = (uint64_t)start;
+    if (g->has_u32) {
+        if (q == 0) return NCL_OK;
+        q--;
+        g->has_u32 = 0;
+    }
+    if (q == 0) return NCL_OK;
+    const uint64_t words = (q + 1) / 2; /* the words the first q halves split */
+    NclStatus st = ncl_rng_skip_u64(g, words - 1);
+    if (st == NCL_OK) {
+        const uint64_t w = next_u64(g);
+        g->has_u32 = (int)(q % 2);
+        g->u32 = (uint32_t)(w >> 32);
+    }
+    return st;
+}
+
+typedef struct run_ctx {
+    const rng_call *c;
+    ncl_walk_dims d;               /* the result's rows; one row when split */
+    char *base[NCL_WALK_MAXOP];
+    NclKernelNode *k;
+    NclRngGen *copies;             /* one generator per block, when split */
+    int64_t nblocks;
+    int endpoint;
+} run_ctx;
+
+static NclStatus kernel_failed(const rng_call *c, const NclKernelNode *k, NclStatus st)
+{
+    return ncl_error(st, "%s: kernel \"%s\" failed: %s", c->who, k->name ? k->name : "(unnamed)",
+                     NclLastError());
+}
+
+/* Block `task` of a split call: elements [n*task/nb, n*(task+1)/nb) of the
+   one row, drawn from its own positioned generator. */
+static NclStatus run_block(void *arg, int worker, int64_t task, int *fpe)
+{
+    run_ctx *r = arg;
+    const rng_call *c = r->c;
+    const int64_t n = r->d.shape[0];
+    const int64_t lo = n * task / r->nblocks, hi = n * (task + 1) / r->nblocks;
+    NclRngKernelAux aux = {&r->copies[task], r->endpoint};
+    NclKernelCtx ctx = {SUB, NCL_RNG_KERNEL_OP(c->op, c->gen->kind), c->np, 1, c->sig, worker, task,
+                        fpe, &aux, ncl_tls.accuracy, (int)r->nblocks};
+    char *args[NCL_WALK_MAXOP];
+    int64_t steps[NCL_WALK_MAXOP];
+    for (int k = 0; k <= c->np; k++) {
+        steps[k] = r->d.st[k][0];
+        args[k] = r->base[k] + lo * steps[k];
+    }
+    NclStatus st = r->k->fn(r->k, &ctx, args, hi - lo, steps);
+    return st ? kernel_failed(c, r->k, st) : NCL_OK;
+}
+
+/* Every row in C order on this thread, drawing from the caller's
+   generator. */
+static NclStatus run_serial(run_ctx *r)
+{
+    const rng_call *c = r->c;
+    NclRngKernelAux aux = {c->gen, r->endpoint};
+    int fpe = 0;
+    NclKernelCtx ctx = {SUB, NCL_RNG_KERNEL_OP(c->op, c->gen->kind), c->np, 1, c->sig, 0, 0, &fpe,
+                        &aux, ncl_tls.accuracy, 1};
+    ncl_walk w;
+    ncl_walk_start(&r->d, &w, r->base);
+    const int last = r->d.nd - 1;
+    int64_t steps[NCL_WALK_MAXOP];
+    for (int k = 0; k <= c->np; k++) steps[k] = r->d.st[k][last];
+    do {
+        NclStatus st = r->k->fn(r->k, &ctx, w.ptr, r->d.shape[last], steps);
+        if (st) return kernel_failed(c, r->k, st);
+        ctx.chunk++;
+    } while (ncl_walk_next(&r->d, last, &w));
+    return NCL_OK;
+}
+
+/* Splits one row over the pool when that gives the serial values: returns
+   1 with *st set when it ran, 0 to run serially. */
+static int try_split(run_ctx *r, NclStatus *st)
+{
+    const rng_call *c = r->c;
+    const int halves = halves_per_value(c->op, c->rdt);
+    if (!halves || r->d.nd != 1 || !ncl_rng_can_skip(c->gen->kind) || !ncl_kernel_unhooked(c->chain))
+        return 0;
+    const int64_t n = r->d.shape[0];
+    const int nt = ncl_pool_threads(n * NCL_COST_DIV);
+    if (nt <= 1) return 0;
+    ncl_buffer *buf;
+    if (ncl_scratch_alloc(c->who, (size_t)(nt + 1) * sizeof(NclRngGen), &buf) != NCL_OK)
+        return 0; /* no room for the copies: the serial draw gives the same values */
+    NclRngGen *g = buf->base;
+    *st = NCL_OK;
+    for (int t = 0; t <= nt && *st == NCL_OK; t++) { /* g[nt]: the state after the call */
+        g[t] = *c->gen;
+        *st = position_at(&g[t], halves, n * t / nt);
+    }
+    if (*st == NCL_OK) {
+        r->copies = g;
+        r->nblocks = nt;
+        int fpe = 0, used = 1;
+        *st = ncl_pool_run(nt, nt, run_block, r, 1, &fpe, &used);
+        ncl_last_call.threads = used;
+        if (*st == NCL_OK) *c->gen = g[nt];
+    }
+    ncl_buffer_release(buf);
+    return 1;
+}
+
+static NclStatus execute(rng_call *c, int endpoint)
+{
+    run_ctx r = {.c = c, .endpoint = endpoint};
+    r.k = ncl_kernel_first(c->chain);
+    int64_t st_res[NCL_MAXDIMS], st_par[2][NCL_MAXDIMS];
+    const int64_t *strides[NCL_WALK_MAXOP];
+    for (int i = 0; i < c->np; i++) {
+        const NclArray *a = c->conv[i] ? c->conv[i] : c->par[i];
+        for (int d = 0; d < c->ndim; d++) {
+            int da = d - (c->ndim - (a ? a->ndim : 0));
+            st_par[i][d] = a && da >= 0 && a->shape[da] != 1 ? a->strides[da] : 0;
+        }
+        strides[i] = st_par[i];
+        r.base[i] = a ? a->data : (char *)&c->dflt[i];
+    }
+    memcpy(st_res, c->res->strides, (size_t)c->ndim * sizeof(int64_t));
+    strides[c->np] = st_res;
+    r.base[c->np] = c->res->data;
+    ncl_walk_dims_init(&r.d, c->ndim, c->shape, c->np + 1, strides);
+    ncl_walk_dims_merge(&r.d);
+
+    ncl_last_call.elements = c->size;
+    ncl_last_call.bytes = c->size * (int64_t)ncl_dtype_size[c->rdt];
+    ncl_last_call.kernel = r.k->name ? r.k->name : "(unnamed)";
+    ncl_last_call.threads = 1;
+
+    /* the kernels' FP flags are not NumPy's to report: sampled and dropped */
+    ncl_fpe_saved saved;
+    ncl_fpe_begin(&saved);
+    NclStatus st;
+    if (!try_split(&r, &st)) st = run_serial(&r);
+    (void)ncl_fpe_end(&saved);
+    return st;
+}
+
+/* ---- entry -------------------------------------------------------------------------------- */
+
+NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                          const NclArray *b, NclArray **out, const NclParams *params)
+{
+    (void)self;
+    if ((unsigned)op >= (unsigned)NCL_RNG_NOPS)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclRng: op %d is not an NclRngOp", (int)op);
+    char who[48];
+    snprintf(who, sizeof who, "NclRng(%s)", ncl_op_name(SUB, op));
+    if (!ncl_rng_gen_ok(gen))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: gen is %s", who,
+                         gen ? "not a live generator (freed, or not made by NclRngGenCreate)" : "NULL");
+    if (!out) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    NclParams p;
+    NclStatus st = ncl_params_read(SUB, op, params, &p);
+    if (st) return st;
+    if (p.where)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->where is not used by NclRng; pass "
+                         "NULL", who);
+    if (p.axes || p.naxes)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->axes is not used by NclRng; pass "
+                         "NULL", who);
+
+    rng_call c = {.op = op, .gen = gen, .who = who, .np = ncl_rng_op_nparams(op), .par = {a, b}};
+    if ((a && c.np < 1) || (b && c.np < 2))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s takes %s; input %s must be NULL", who,
+                         c.np == 0 ? "no parameter arrays" : "one parameter array (a)",
+                         a && c.np < 1 ? "a" : "b");
+    if (op == NCL_RNG_INTEGERS && !b)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: high (input b) is required", who);
+    NclArray *given = *out;
+    if ((st = check_host(&c, a, "input a")) || (st = check_host(&c, b, "input b")) ||
+        (st = check_host(&c, given, "the output")))
+        return st;
+    if (given) {
+        char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+        if (!(given->flags & NCL_ARRAY_WRITEABLE))
+            return ncl_error(NCL_ERR_READONLY, "%s: the output array is read-only", who);
+        if (ncl_array_has_internal_overlap(given))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                             "%s: the output has internal overlap (strides %s over shape %s)", who,
+                             ncl_shape_str(s0, given->ndim, given->strides),
+                             ncl_shape_str(s1, given->ndim, given->shape));
+    }
+    if ((st = result_dtype(&c, &p, given)) || (st = result_shape(&c, &p, given))) return st;
+
+    c.sig[c.np] = c.rdt;
+    for (int i = 0; i < c.np; i++)
+        c.sig[i] = op == NCL_RNG_INTEGERS ? (ncl_dtype_kind[c.rdt] == 'u' ? NCL_UINT64 : NCL_INT64)
+                                          : NCL_FLOAT64;
+    int nargs;
+    if ((st = ncl_kernel_chain_find(who, SUB, NCL_RNG_KERNEL_OP(op, gen->kind), c.sig, &c.chain,
+                                    &nargs)))
+        return st;
+
+    if ((st = read_params(&c, given, p.endpoint != 0)) == NCL_OK) {
+        c.res = given;
+        if (!given)
+            st = ncl_array_alloc(who, c.rdt, c.ndim, c.shape, NCL_ORDER_C, 0, &c.res);
+        if (st == NCL_OK && c.size > 0) st = execute(&c, p.endpoint != 0);
+        if (st == NCL_OK && !given)
+            *out = c.res;
+        else if (!given)
+            NclArrayRelease(c.res);
+    }
+    NclArrayRelease(c.conv[0]);
+    NclArrayRelease(c.conv[1]);
+    return st;
+}
