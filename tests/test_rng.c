@@ -182,8 +182,10 @@ START_TEST(t_threads_same_bits)
     static const struct { NclRngOp op; NclDType dt; } cases[] = {
         {NCL_RNG_RAW, NCL_UINT64},      {NCL_RNG_RANDOM, NCL_FLOAT64},
         {NCL_RNG_RANDOM, NCL_FLOAT32},  {NCL_RNG_UNIFORM, NCL_FLOAT64},
-        {NCL_RNG_STANDARD_NORMAL, NCL_FLOAT64}};
-    static const int64_t counts[] = {1, 2, 5, 1000, 4099};
+        {NCL_RNG_STANDARD_NORMAL, NCL_FLOAT64}, {NCL_RNG_STANDARD_EXPONENTIAL, NCL_FLOAT64},
+        {NCL_RNG_STANDARD_NORMAL, NCL_FLOAT32}};
+    /* the ziggurat's float64 ops split from about 3e4 values per thread on */
+    static const int64_t counts[] = {1, 2, 5, 1000, 4099, 100003, 300007};
     const int threads0 = NclGetNumThreads();
     const int64_t th0 = NclGetThreadingThreshold();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)

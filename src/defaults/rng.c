@@ -406,6 +406,8 @@ static uint64_t next_u64(NclRngGen *g)
 static NclStatus position_at(NclRngGen *g, int halves, int64_t start)
 {
     if (halves == 2) return ncl_rng_skip_u64(g, (uint64_t)start);
+    /* a generator whose 32-bit draws are its own words has no half */
+    if (g->kind == NCL_BITGEN_PHILOX4X32) return ncl_rng_skip_u32(g, (uint64_t)start);
     /* one 32-bit half per value: a pending half serves value 0 */
     uint64_t q = (uint64_t)start;
     if (g->has_u32) {
@@ -515,6 +517,291 @@ static int try_split(run_ctx *r, NclStatus *st)
     return 1;
 }
 
+/* ---- rejection samplers on several threads -----------------------------------------------
+   A ziggurat value takes one 64-bit word, or more when it is rejected, so
+   where value k starts in the stream depends on every value before it. The
+   float64 normal and exponential ops are still split, with the serial
+   values, by a speculative chain:
+
+   - Block 0 (values [0, I_1)) starts where the call does and is exact.
+     Block t (values [I_t, I_t+1)) starts at S_t, the position value I_t is
+     expected at less a margin of eight standard deviations, and draws a
+     lead-in of L values one at a time, noting where each starts; then its
+     I_t+1 - I_t values straight into the output at I_t, the last L of them
+     again one at a time with their starts noted.
+   - Chains that start at the same word are the same chain from there. Once
+     block t-1 is known to end at word e (where value I_t starts), e is
+     looked up among block t's lead-in starts: at lead-in value j, the
+     values of I_t onwards are lead-in values j.., then the block's own.
+     So the block's values move up by s = L - j (its last s drop out: they
+     belong to block t+1) and lead-in values j.. fill the gap; block t ends
+     where its value I_t+1 starts, which the noted starts of its last L
+     values give. A block whose chain does not meet e (not seen in tests:
+     the chains meet within two draws of e, and e is within the lead-in with
+     probability 1 - 1e-15) is drawn again, serially, from e.
+   - The moves run in parallel, each block's in two halves.
+
+   Positions are words drawn since the call began: PCG64's from its LCG
+   state (the distance algorithm of O'Neill's PCG library), Philox's from
+   its counter. Only ops that draw whole 64-bit words and only scalar
+   parameters (a value's parameters must not depend on its index, which a
+   block learns only at the end) qualify. */
+
+/* Words per value and their variance per value, measured over 2e6 values
+   (ziggurat, float64): the margin is eight standard deviations. */
+static void zig_words(NclRngOp op, double *mean, double *var)
+{
+    const int normal = op == NCL_RNG_STANDARD_NORMAL || op == NCL_RNG_NORMAL;
+    *mean = normal ? 1.022 : 1.034;
+    *var = normal ? 0.036 : 0.057;
+}
+
+/* How many LCG steps (mult, inc) lead from state `from` to `to`. */
+static uint64_t lcg_distance(ncl_u128 from, ncl_u128 to, ncl_u128 mult, ncl_u128 inc)
+{
+    ncl_u128 bit = 1, dist = 0;
+    while (from != to) {
+        if ((from & bit) != (to & bit)) {
+            from = from * mult + inc;
+            dist |= bit;
+        }
+        bit <<= 1;
+        inc = (mult + 1) * inc;
+        mult *= mult;
+    }
+    return (uint64_t)dist;
+}
+
+/* 64-bit words drawn from `from` to `to`, two states of one stream (not
+   more than 2^64 apart). */
+static uint64_t words_between(const NclRngGen *from, const NclRngGen *to)
+{
+    switch (from->kind) {
+    case NCL_BITGEN_PCG64:
+        return lcg_distance(from->s.pcg.state, to->s.pcg.state, NCL_PCG_MULT, from->s.pcg.inc);
+    case NCL_BITGEN_PCG64DXSM:
+        return lcg_distance(from->s.pcg.state, to->s.pcg.state, NCL_PCG_CHEAP_MULT,
+                            from->s.pcg.inc);
+    default: { /* NCL_BITGEN_PHILOX: 4 words per counter value, pos of them used */
+        const uint64_t a = from->s.philox.ctr[0] * 4 + (uint64_t)from->s.philox.pos;
+        const uint64_t b = to->s.philox.ctr[0] * 4 + (uint64_t)to->s.philox.pos;
+        return b - a;
+    }
+    }
+}
+
+typedef struct spec_block {
+    int64_t i0, n;          /* its values [i0, i0 + n) */
+    uint64_t start;         /* S_t */
+    int64_t nlead;          /* L */
+    double *lead;           /* L lead-in values */
+    uint64_t *lead_at;      /* where each lead-in value starts; [L] where the next would */
+    uint64_t *tail_at;      /* where each of its last L values starts; [L]: its end */
+    NclRngGen end;          /* the generator after its last value */
+    int64_t shift;          /* s, once stitched; -1: drawn again */
+    int64_t j;              /* the lead-in value that is I_t */
+    NclStatus st;
+} spec_block;
+
+typedef struct spec_ctx {
+    run_ctx *r;
+    spec_block *b;
+    int nb;
+    double *tmp;            /* the moves' saved heads, L values per block */
+} spec_ctx;
+
+/* Draws n values from g into dst (stride 8) one at a time, noting where
+   each starts, words counted from `at`. */
+static NclStatus draw_noted(const run_ctx *r, NclKernelCtx *ctx, NclRngGen *g, double *dst,
+                            int64_t n, uint64_t at, uint64_t *starts)
+{
+    char *args[NCL_WALK_MAXOP];
+    int64_t steps[NCL_WALK_MAXOP] = {0, 0, 8};
+    const int np = r->c->np;
+    for (int k = 0; k < np; k++) args[k] = r->base[k];
+    steps[np] = 8;
+    for (int64_t i = 0; i < n; i++) {
+        NclRngGen before = *g;
+        starts[i] = at;
+        args[np] = (char *)(dst + i);
+        NclStatus st = r->k->fn(r->k, ctx, args, 1, steps);
+        if (st) return kernel_failed(r->c, r->k, st);
+        at += words_between(&before, g);
+    }
+    starts[n] = at;
+    return NCL_OK;
+}
+
+static NclStatus spec_draw(void *arg, int worker, int64_t task, int *fpe)
+{
+    spec_ctx *sc = arg;
+    const run_ctx *r = sc->r;
+    const rng_call *c = r->c;
+    spec_block *b = &sc->b[task];
+    NclRngGen g = *c->gen;
+    NclRngKernelAux aux = {&g, r->endpoint};
+    NclKernelCtx ctx = {SUB, NCL_RNG_KERNEL_OP(c->op, c->gen->kind), c->np, 1, c->sig, worker, task,
+                        fpe, &aux, ncl_tls.accuracy, sc->nb};
+    char *args[NCL_WALK_MAXOP];
+    int64_t steps[NCL_WALK_MAXOP];
+    for (int k = 0; k <= c->np; k++) {
+        args[k] = r->base[k];
+        steps[k] = r->d.st[k][0];
+    }
+    double *out = (double *)(void *)r->base[c->np];
+    NclStatus st = NCL_OK;
+    uint64_t at = b->start;
+    if (task > 0) {
+        if ((st = ncl_rng_skip_u64(&g, b->start))) return b->st = st;
+        if ((st = draw_noted(r, &ctx, &g, b->lead, b->nlead, at, b->lead_at))) return b->st = st;
+        at = b->lead_at[b->nlead];
+    }
+    const int64_t bulk = task > 0 ? b->n - b->nlead : b->n;
+    if (bulk > 0) {
+        NclRngGen before = g;
+        args[c->np] = (char *)(out + b->i0);
+        if ((st = r->k->fn(r->k, &ctx, args, bulk, steps))) return b->st = kernel_failed(c, r->k, st);
+        at += words_between(&before, &g);
+    }
+    if (task > 0 && (st = draw_noted(r, &ctx, &g, out + b->i0 + bulk, b->nlead, at, b->tail_at)))
+        return b->st = st;
+    b->end = g;
+    return b->st = NCL_OK;
+}
+
+/* The moves of stitched block task / 2, half task % 2 (see above). */
+static NclStatus spec_move(void *arg, int worker, int64_t task, int *fpe)
+{
+    (void)worker;
+    (void)fpe;
+    spec_ctx *sc = arg;
+    const spec_block *b = &sc->b[1 + task / 2];
+    const int64_t s = b->shift;
+    if (s <= 0) return NCL_OK;
+    double *out = (double *)(void *)sc->r->base[sc->r->c->np];
+    const int64_t a = b->i0, e = b->i0 + b->n - s, m = a + (e - a) / 2;
+    const int64_t h = s < e - m ? s : e - m; /* the second half's head, saved beforehand */
+    double *saved = sc->tmp + (task / 2) * b->nlead;
+    if (task % 2 == 0) {
+        memmove(out + a + s, out + a, (size_t)(m - a) * sizeof(double));
+        memcpy(out + a, b->lead + b->j, (size_t)s * sizeof(double));
+    } else {
+        memmove(out + m + s + h, out + m + h, (size_t)(e - m - h) * sizeof(double));
+        memcpy(out + m + s, saved, (size_t)h * sizeof(double));
+    }
+    return NCL_OK;
+}
+
+/* Splits a ziggurat call: returns 1 with *st set when it ran, 0 to run it
+   otherwise. */
+static int try_split_spec(run_ctx *r, NclStatus *st)
+{
+    const rng_call *c = r->c;
+    const NclRngOp op = c->op;
+    if (!(op == NCL_RNG_STANDARD_NORMAL || op == NCL_RNG_NORMAL || op == NCL_RNG_STANDARD_EXPONENTIAL ||
+          op == NCL_RNG_EXPONENTIAL) ||
+        c->rdt != NCL_FLOAT64 || r->d.nd != 1 || r->d.st[c->np][0] != 8 ||
+        !(c->gen->kind == NCL_BITGEN_PCG64 || c->gen->kind == NCL_BITGEN_PCG64DXSM ||
+          c->gen->kind == NCL_BITGEN_PHILOX) ||
+        !ncl_kernel_unhooked(c->chain))
+        return 0;
+    for (int k = 0; k < c->np; k++)
+        if (r->d.st[k][0] != 0) return 0;
+    const int64_t n = r->d.shape[0];
+    int nt = ncl_pool_threads(n * NCL_COST_TRANSCENDENTAL);
+    if (nt <= 1) return 0;
+    double mean, var;
+    zig_words(op, &mean, &var);
+    /* the lead-in of the last block is the longest */
+    const double sigma = sqrt((double)n * var);
+    const int64_t margin = (int64_t)(8 * sigma) + 64;
+    const int64_t nlead = (int64_t)(2 * margin / mean) + 64;
+    if (n / nt < 8 * nlead) return 0; /* too small for the lead-ins to pay */
+
+    const size_t per = (size_t)nlead * (sizeof(double) + 2 * sizeof(uint64_t)) + 2 * sizeof(uint64_t);
+    ncl_buffer *buf;
+    const size_t moves = (size_t)nt * (size_t)nlead * sizeof(double); /* saved heads */
+    if (ncl_scratch_alloc(c->who, (size_t)nt * (sizeof(spec_block) + per) + moves, &buf) != NCL_OK)
+        return 0;
+    spec_block *b = buf->base;
+    char *mem = (char *)(b + nt);
+    spec_ctx sc = {r, b, nt, NULL};
+    for (int t = 0; t < nt; t++) {
+        spec_block *x = &b[t];
+        memset(x, 0, sizeof *x);
+        x->i0 = n * t / nt;
+        x->n = n * (t + 1) / nt - x->i0;
+        x->nlead = nlead;
+        const double expect = (double)x->i0 * mean - (double)margin;
+        x->start = t && expect > 0 ? (uint64_t)expect : 0;
+        x->lead = (double *)(void *)mem;
+        x->lead_at = (uint64_t *)(void *)(mem + (size_t)nlead * sizeof(double));
+        x->tail_at = x->lead_at + nlead + 1;
+        mem += per;
+    }
+    sc.tmp = (double *)(void *)mem;
+    int fpe = 0, used = 1;
+    *st = ncl_pool_run(nt, nt, spec_draw, &sc, 1, &fpe, &used);
+    ncl_last_call.threads = used;
+
+    /* stitch: where each block's values really start */
+    NclRngGen fin = *c->gen;
+    uint64_t e = words_between(c->gen, &b[0].end);
+    fin = b[0].end;
+    for (int t = 1; t < nt && *st == NCL_OK; t++) {
+        spec_block *x = &b[t];
+        int64_t lo = 0, hi = x->nlead; /* e among lead_at[0 .. L) */
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (x->lead_at[mid] < e) lo = mid + 1; else hi = mid;
+        }
+        if (lo < x->nlead && x->lead_at[lo] == e) {
+            x->j = lo;
+            x->shift = x->nlead - lo;
+            const uint64_t next = x->tail_at[x->nlead - x->shift];
+            fin = *c->gen;
+            *st = ncl_rng_skip_u64(&fin, next);
+            if (x->shift == 0) fin = x->end;
+            e = next;
+        } else { /* draw the block again from e, here */
+            x->shift = -1;
+            NclRngGen g = *c->gen;
+            *st = ncl_rng_skip_u64(&g, e);
+            if (*st == NCL_OK) {
+                NclRngKernelAux aux = {&g, r->endpoint};
+                NclKernelCtx ctx = {SUB, NCL_RNG_KERNEL_OP(c->op, c->gen->kind), c->np, 1, c->sig,
+                                    0, t, &fpe, &aux, ncl_tls.accuracy, 1};
+                char *args[NCL_WALK_MAXOP];
+                int64_t steps[NCL_WALK_MAXOP];
+                for (int k = 0; k <= c->np; k++) {
+                    args[k] = r->base[k];
+                    steps[k] = r->d.st[k][0];
+                }
+                args[c->np] = r->base[c->np] + x->i0 * 8;
+                NclStatus ks = r->k->fn(r->k, &ctx, args, x->n, steps);
+                *st = ks ? kernel_failed(c, r->k, ks) : NCL_OK;
+                e = words_between(c->gen, &g);
+                fin = g;
+            }
+        }
+    }
+    if (*st == NCL_OK) {
+        /* the second halves' heads, before any move overwrites them */
+        double *out = (double *)(void *)r->base[c->np];
+        for (int t = 1; t < nt; t++) {
+            const spec_block *x = &b[t];
+            if (x->shift <= 0) continue;
+            const int64_t a = x->i0, en = x->i0 + x->n - x->shift, m = a + (en - a) / 2;
+            const int64_t h = x->shift < en - m ? x->shift : en - m;
+            memcpy(sc.tmp + (t - 1) * nlead, out + m, (size_t)h * sizeof(double));
+        }
+        *st = ncl_pool_run(nt, 2 * (nt - 1), spec_move, &sc, 0, &fpe, NULL);
+    }
+    if (*st == NCL_OK) *c->gen = fin;
+    ncl_buffer_release(buf);
+    return 1;
+}
+
 static NclStatus execute(rng_call *c, int endpoint)
 {
     run_ctx r = {.c = c, .endpoint = endpoint};
@@ -545,7 +832,7 @@ static NclStatus execute(rng_call *c, int endpoint)
     ncl_fpe_saved saved;
     ncl_fpe_begin(&saved);
     NclStatus st;
-    if (!try_split(&r, &st)) st = run_serial(&r);
+    if (!try_split(&r, &st) && !try_split_spec(&r, &st)) st = run_serial(&r);
     (void)ncl_fpe_end(&saved);
     return st;
 }
