@@ -4,8 +4,9 @@
  * where NumPy's go through float64, the ledger, a level-1 hook in front of
  * Binary, a level-2 kernel hook that takes over one inner loop, a NEP 49
  * allocator handler, floating-point error modes, a large call split across
- * the thread pool with the same bits as on one thread, and the library's own
- * description of itself.
+ * the thread pool with the same bits as on one thread, NumPy's random
+ * streams from a seed (the same values and final state on one and two
+ * threads), and the library's own description of itself.
  *
  * Every call is checked: on any failure the demo prints the status and
  * NclLastError() and exits non-zero, and it also checks the values it shows,
@@ -577,6 +578,64 @@ static void demo_threads(void)
     NclArrayRelease(x);
 }
 
+/* n values of op from a fresh PCG64 seeded as numpy.random.default_rng(42),
+   on `threads` threads; returns the time of the call and leaves the
+   generator's state blob in state. */
+static double draw_seeded(NclRngOp op, int64_t n, int threads, NclArray **out, unsigned char *state,
+                          size_t cap)
+{
+    const uint32_t seed = 42;
+    NclSeedSequence *ss = NULL;
+    NclRngGen *g = NULL;
+    CHECK(NclSeedSequenceCreate(&seed, 1, NULL, 0, &ss));
+    CHECK(NclRngGenCreate(NCL_BITGEN_PCG64, ss, &g));
+    NclSeedSequenceFree(ss);
+    NclParams p = NCL_PARAMS_INIT;
+    p.ndim = 1;
+    p.shape = &n;
+    CHECK(NclSetNumThreads(threads));
+    double t0 = seconds();
+    CHECK(NclRng(op, g, NULL, NULL, out, &p));
+    double t = seconds() - t0;
+    size_t len;
+    CHECK(NclRngGenGetState(g, state, cap, &len));
+    NclRngGenFree(g);
+    return t;
+}
+
+static void demo_rng(void)
+{
+    section("8. Random numbers: numpy.random.default_rng(42)'s values, the same on 1 and 2 threads");
+    const int64_t n = 4000000;
+    const int before = NclGetNumThreads();
+    static const struct {
+        NclRngOp op;
+        const char *name;
+        double numpy[3]; /* NumPy 1.24: default_rng(42).<name>(3) */
+    } cases[] = {
+        {NCL_RNG_RANDOM, "random", {0.7739560485559633, 0.4388784397520523, 0.8585979199113825}},
+        {NCL_RNG_STANDARD_NORMAL, "standard_normal",
+         {0.30471707975443135, -1.0399841062404955, 0.7504511958064572}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        NclArray *y1 = NULL, *y2 = NULL;
+        unsigned char s1[128] = {0}, s2[128] = {0};
+        double t1 = draw_seeded(cases[c].op, n, 1, &y1, s1, sizeof s1);
+        double t2 = draw_seeded(cases[c].op, n, 2, &y2, s2, sizeof s2);
+        const double *v = NclArrayData(y1);
+        printf("  %s: %.17g %.17g %.17g ... (NumPy: %.17g %.17g %.17g)\n", cases[c].name, v[0], v[1],
+               v[2], cases[c].numpy[0], cases[c].numpy[1], cases[c].numpy[2]);
+        printf("  %" PRId64 " values: 1 thread %.2f ms, 2 threads %.2f ms\n", n, t1 * 1e3, t2 * 1e3);
+        expect(memcmp(v, cases[c].numpy, sizeof cases[c].numpy) == 0, "the first values are NumPy's");
+        expect(memcmp(NclArrayData(y1), NclArrayData(y2), (size_t)n * sizeof(double)) == 0,
+               "1 and 2 threads give the same values");
+        expect(memcmp(s1, s2, sizeof s1) == 0, "and leave the generator in the same state");
+        NclArrayRelease(y2);
+        NclArrayRelease(y1);
+    }
+    CHECK(NclSetNumThreads(before));
+}
+
 /* ---- main ------------------------------------------------------------------- */
 
 int main(void)
@@ -597,8 +656,9 @@ int main(void)
     demo_allocator();
     demo_fp_errors();
     demo_threads();
+    demo_rng();
 
-    section("8. The ledger: what ran, per subsystem and op");
+    section("9. The ledger: what ran, per subsystem and op");
     char *report = fetch_text(NclLedgerReport, "NclLedgerReport");
     fputs(report, stdout);
     if (report[0] && report[strlen(report) - 1] != '\n')
@@ -606,7 +666,7 @@ int main(void)
     free(report);
     CHECK(NclLedgerEnable(0));
 
-    section("9. NclInfo: the library describes itself (JSON): CPU features, the kernel variant\n   that runs, threads, hooks");
+    section("10. NclInfo: the library describes itself (JSON): CPU features, the kernel variant\n   that runs, threads, hooks");
     char *info = fetch_text(NclInfo, "NclInfo");
     printf("%s\n", info);
     free(info);
