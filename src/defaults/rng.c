@@ -802,6 +802,47 @@ static int try_split_spec(run_ctx *r, NclStatus *st)
     return 1;
 }
 
+/* NumPy draws the 8- and 16-bit and bool integers of a call from one
+   buffer of sub-words that lasts the whole call, while a kernel's buffer
+   lasts one kernel call: a result of several rows is drawn as one row,
+   its parameters broadcast into C-ordered copies, into a C-ordered result
+   (the output itself, or a copy assigned to it after). */
+static NclStatus run_one_row(run_ctx *r)
+{
+    rng_call *c = (rng_call *)r->c;
+    NclArray *full[2] = {NULL, NULL}, *tmp = NULL;
+    NclStatus st = NCL_OK;
+    for (int i = 0; i < c->np && st == NCL_OK; i++) {
+        int scalar = 1;
+        for (int d = 0; d < r->d.nd; d++) scalar &= r->d.st[i][d] == 0;
+        r->d.st[i][0] = 0;
+        if (scalar) continue;
+        const NclArray *src = c->conv[i] ? c->conv[i] : c->par[i];
+        if ((st = ncl_array_alloc(c->who, c->pdt, c->ndim, c->shape, NCL_ORDER_C, 0, &full[i])) ||
+            (st = ncl_assign(c->who, full[i], src, NCL_CASTING_UNSAFE)))
+            break;
+        r->base[i] = full[i]->data;
+        r->d.st[i][0] = (int64_t)ncl_dtype_size[c->pdt];
+    }
+    NclArray *res = c->res;
+    if (st == NCL_OK && !(res->flags & NCL_ARRAY_C_CONTIGUOUS)) {
+        st = ncl_array_alloc(c->who, c->rdt, c->ndim, c->shape, NCL_ORDER_C, 0, &tmp);
+        res = tmp;
+    }
+    if (st == NCL_OK) {
+        r->base[c->np] = res->data;
+        r->d.st[c->np][0] = (int64_t)ncl_dtype_size[c->rdt];
+        r->d.nd = 1;
+        r->d.shape[0] = c->size;
+        st = run_serial(r);
+    }
+    if (st == NCL_OK && tmp) st = ncl_assign(c->who, c->res, tmp, NCL_CASTING_UNSAFE);
+    NclArrayRelease(tmp);
+    NclArrayRelease(full[0]);
+    NclArrayRelease(full[1]);
+    return st;
+}
+
 static NclStatus execute(rng_call *c, int endpoint)
 {
     run_ctx r = {.c = c, .endpoint = endpoint};
@@ -832,7 +873,10 @@ static NclStatus execute(rng_call *c, int endpoint)
     ncl_fpe_saved saved;
     ncl_fpe_begin(&saved);
     NclStatus st;
-    if (!try_split(&r, &st) && !try_split_spec(&r, &st)) st = run_serial(&r);
+    if (c->op == NCL_RNG_INTEGERS && ncl_dtype_size[c->rdt] < 4 && r.d.nd > 1)
+        st = run_one_row(&r);
+    else if (!try_split(&r, &st) && !try_split_spec(&r, &st))
+        st = run_serial(&r);
     (void)ncl_fpe_end(&saved);
     return st;
 }
