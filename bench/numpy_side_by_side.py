@@ -994,6 +994,11 @@ def gbench_summary(path):
     return text
 
 
+# The markers around the RNG's section of the report (bench/rng_side_by_side.py).
+RNG_BEGIN = '<!-- rng_side_by_side.py: begin -->'
+RNG_END = '<!-- rng_side_by_side.py: end -->'
+
+
 def write_report(bench, args, header, notes, gbench):
     rep = bench.rep
     out = ['# NCLib performance', '',
@@ -1126,8 +1131,16 @@ def main():
                         gbench_summary(args.gbench_json))
     print(text)
     if args.output:
+        # The RNG's section is written by bench/rng_side_by_side.py; it stays.
+        kept = ''
+        if os.path.exists(args.output):
+            with open(args.output) as f:
+                old = f.read()
+            begin, end = old.find(RNG_BEGIN), old.find(RNG_END)
+            if 0 <= begin < end:
+                kept = '\n' + old[begin:end + len(RNG_END)] + '\n'
         with open(args.output, 'w') as f:
-            f.write(text)
+            f.write(text + kept)
         log('wrote %s' % args.output)
 
 

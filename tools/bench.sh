@@ -70,4 +70,8 @@ echo "bench.sh: $(($(date +%s) - started)) s so far; side-by-side run (progress 
   --command "$command" "${commit_args[@]}" \
   --output docs/PERFORMANCE.md "$@" >/dev/null
 
+echo "bench.sh: RNG side-by-side run" >&2
+/usr/bin/python3 "$repo/bench/rng_side_by_side.py" --lib "$build/libncl.so" \
+  --write docs/PERFORMANCE.md >/dev/null
+
 echo "bench.sh: wrote docs/PERFORMANCE.md in $(($(date +%s) - started)) s" >&2

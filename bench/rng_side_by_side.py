@@ -1,0 +1,224 @@
+#!/usr/bin/python3
+"""Times NCLib's RNG next to NumPy's Generator, on the same machine in one
+process, and prints the rows of the RNG table of docs/PERFORMANCE.md.
+
+    /usr/bin/python3 bench/rng_side_by_side.py --lib build/release/libncl.so [--repeats 7]
+        [--write docs/PERFORMANCE.md]
+
+- Both draw the same values: NCLib's generator is seeded like NumPy's
+  (PCG64 from SeedSequence(seed)); each case first checks that the two
+  outputs are equal bit for bit, then times.
+- NCLib is called through ctypes (about a microsecond a call, under 0.1 %
+  of the smallest case) into an output allocated once; NumPy with out=
+  where its method has it (random, standard_normal, standard_exponential),
+  else as NumPy is called (integers allocates its result; so does NCLib's
+  call in that row).
+- Samples alternate between the libraries (NCLib, NumPy, NCLib, ...) and
+  the figure is the median of --repeats samples of wall time, on one thread
+  unless the row says otherwise.
+- The store-only loop of a row is numpy's fill of a float64 buffer of n
+  elements in the same run: the machine's write bandwidth for that size.
+- With --write, the section replaces the one between its markers in the
+  file (docs/PERFORMANCE.md), which bench/numpy_side_by_side.py keeps when
+  it regenerates the rest.
+"""
+
+import argparse
+import ctypes
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'tests', 'diff'))
+
+import ncl_diff as nd  # noqa: E402
+import diff_rng as dr  # noqa: E402
+
+
+def cpu_name():
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or 'unknown CPU'
+
+
+class Side:
+    """One library's call of one case, with its output buffer."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.samples = []
+
+    def sample(self):
+        t0 = time.perf_counter()
+        self.fn()
+        self.samples.append(time.perf_counter() - t0)
+
+
+def ncl_call(L, op, g, out_np, dtype=None, a=None, b=None):
+    """A closure drawing into out_np (or allocating when out_np is None)."""
+    p = dr.RngParams()
+    p.size = ctypes.sizeof(dr.RngParams)
+    p.dtype = nd.ncl_dtype_code(dtype) if dtype is not None else -1
+    p.casting = 3
+    n = out_np.size
+    shape = (ctypes.c_int64 * 1)(n)
+    p.ndim, p.shape = 1, shape
+    a = np.asarray(a) if a is not None else None   # kept alive by the closures
+    b = np.asarray(b) if b is not None else None
+    ha = L.ncl.wrap(a, False) if a is not None else None
+    hb = L.ncl.wrap(b, False) if b is not None else None
+    hout = L.ncl.wrap(out_np, True)
+    fn = L.lib.NclRng
+    code = dr.OPS[op]
+
+    def provided():
+        o = ctypes.c_void_p(hout.value)
+        st = fn(code, g, ha, hb, ctypes.byref(o), ctypes.byref(p))
+        if st:
+            raise RuntimeError(L.ncl.last_error())
+
+    def allocating():
+        o = ctypes.c_void_p()
+        st = fn(code, g, ha, hb, ctypes.byref(o), ctypes.byref(p))
+        if st:
+            raise RuntimeError(L.ncl.last_error())
+        L.ncl.release(o)
+    provided.keep = allocating.keep = (shape, a, b, ha, hb, hout)
+    return provided, allocating
+
+
+CASES = {
+    # name: (NCLib op, dtype, parameters, NumPy call on generator r drawing n into out)
+    'random f64': ('random', np.float64, (), lambda r, n, out: r.random(out=out)),
+    'standard_normal f64': ('standard_normal', np.float64, (),
+                            lambda r, n, out: r.standard_normal(out=out)),
+    'standard_exponential f64': ('standard_exponential', np.float64, (),
+                                 lambda r, n, out: r.standard_exponential(out=out)),
+    'integers uint8 [0, 100)': ('integers', np.uint8, (0, 100),
+                                lambda r, n, out: r.integers(0, 100, size=n, dtype=np.uint8)),
+}
+
+
+def run_case(L, name, n, repeats, threads=1):
+    """Median seconds of NCLib, NumPy and the store-only loop for one case."""
+    op, dt, params, numpy_fn = CASES[name]
+    seed = 20261128
+    L.lib.NclSetNumThreads(threads)
+    # the same values first, from fresh generators
+    g = L.gen('PCG64', seed)
+    got = L.draw(op, g, n, dt, *params)
+    L.lib.NclRngGenFree(g)
+    out_n = np.empty(n, dt)
+    exp = numpy_fn(np.random.Generator(np.random.PCG64(seed)), n, out_n)
+    exp = out_n if exp is None else exp
+    if not np.array_equal(got.view(np.uint8), np.asarray(exp).view(np.uint8)):
+        raise RuntimeError('%s: NCLib and NumPy disagree' % name)
+    g = L.gen('PCG64', seed)
+    ref = np.random.Generator(np.random.PCG64(seed))
+    out_c = np.empty(n, dt)
+    provided, allocating = ncl_call(L, op, g, out_c, dt, *params)
+    c = allocating if name.startswith('integers') else provided
+    sides = [Side(c), Side(lambda: numpy_fn(ref, n, out_n))]
+    out_f = np.empty(n, np.float64)
+    fill = Side(lambda: out_f.fill(0.5))
+    for s in sides + [fill]:
+        s.fn()  # warm up: pages touched, code loaded
+    for _ in range(repeats):
+        for s in sides + [fill]:
+            s.sample()
+    L.lib.NclSetNumThreads(1)
+    L.lib.NclRngGenFree(g)
+    return [statistics.median(s.samples) for s in sides + [fill]]
+
+
+def two_threads(L, n, repeats):
+    """Wall time of n standard normals on one and on two threads, and of
+    the streaming add of the main report's row 17 is not repeated here."""
+    seed = 20261128
+    out = np.empty(n, np.float64)
+    out.fill(0)
+    g = L.gen('PCG64', seed)
+    provided, _ = ncl_call(L, 'standard_normal', g, out, np.float64)
+    one, two = Side(provided), Side(provided)
+    L.lib.NclSetThreadingThreshold.argtypes = [ctypes.c_int64]
+    for _ in range(repeats + 1):
+        for threads, side in ((1, one), (2, two)):
+            L.lib.NclSetNumThreads(threads)
+            side.sample()
+    L.lib.NclSetNumThreads(1)
+    L.lib.NclRngGenFree(g)
+    return statistics.median(one.samples[1:]), statistics.median(two.samples[1:])
+
+
+def report(L, repeats):
+    lines = ['## RNG: NumPy 1.24 Generator streams (PCG64), side by side', '',
+             'Written by `/usr/bin/python3 bench/rng_side_by_side.py --lib <libncl.so> --write '
+             'docs/PERFORMANCE.md` (tools/bench.sh runs it); medians of %d interleaved samples '
+             'of wall time, one thread unless said, the same values checked bit for bit before '
+             'timing. CPU: %s; NumPy %s; %s.' % (repeats, cpu_name(), np.__version__,
+                                                time.strftime('%Y-%m-%d')), '',
+             '| case | n | NCLib | NumPy | ratio | target | | store-only loop, same buffer size |',
+             '|---|---|---|---|---|---|---|---|']
+    targets = {'random f64': 0.70, 'standard_normal f64': 0.40,
+               'integers uint8 [0, 100)': 0.25, 'standard_exponential f64': 0.60}
+    for name, target in targets.items():
+        for n in (10 ** 6, 10 ** 7):
+            c, p, f = run_case(L, name, n, repeats)
+            lines.append('| %s | %.0e | %.2f ms | %.2f ms | %.2f | <= %.2f | %s | %.2f ms |' % (
+                name, n, c * 1e3, p * 1e3, c / p, target,
+                'met' if c / p <= target else '**NOT MET**', f * 1e3))
+            log(lines[-1])
+    lines.append('')
+    t1, t2 = two_threads(L, 10 ** 7, repeats)
+    lines.append('Two threads against one, standard_normal f64, n = 1e7, output given (wall '
+                 'time; the same values and final state on both): 1 thread %.2f ms, 2 threads '
+                 '%.2f ms, speedup %.2fx (target >= 1.7x: %s).' % (
+                     t1 * 1e3, t2 * 1e3, t1 / t2, 'met' if t1 / t2 >= 1.7 else '**NOT MET**'))
+    log(lines[-1])
+    return '\n'.join(lines)
+
+
+def log(msg):
+    print(msg, file=sys.stderr)
+    sys.stderr.flush()
+
+
+BEGIN = '<!-- rng_side_by_side.py: begin -->'
+END = '<!-- rng_side_by_side.py: end -->'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--lib', default=os.environ.get('NCL_LIB'))
+    ap.add_argument('--repeats', type=int, default=7)
+    ap.add_argument('--write', help='put the section into this Markdown file (between markers)')
+    args = ap.parse_args()
+    ncl = nd.Ncl(args.lib)
+    L = dr.Lib(ncl)
+    L.lib.NclSetNumThreads.argtypes = [ctypes.c_int]
+    section = BEGIN + '\n' + report(L, args.repeats) + '\n' + END
+    print(section)
+    if args.write:
+        text = open(args.write).read() if os.path.exists(args.write) else ''
+        b, e = text.find(BEGIN), text.find(END)
+        if 0 <= b < e:
+            text = text[:b] + section + text[e + len(END):]
+        else:
+            text = text.rstrip('\n') + '\n\n' + section + '\n'
+        with open(args.write, 'w') as f:
+            f.write(text)
+        log('wrote %s' % args.write)
+
+
+if __name__ == '__main__':
+    main()
