@@ -390,8 +390,8 @@ NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
  *         kernels (Info, Create); subfunction out of range; signature NULL
  *         or holding a value that is not a dtype; n < 0; args, steps or an
  *         operand pointer NULL; or an overlap as above.
- * @retval NCL_ERR_UNSUPPORTED  another subsystem (Reduce, Sort, Mask, or
- *         one not built).
+ * @retval NCL_ERR_UNSUPPORTED  another subsystem (Reduce, Sort, Mask, RNG:
+ *         their kernels need data a loop call does not carry).
  * @retval NCL_ERR_DTYPE  NCLib has no kernel for the signature.
  * @retval NCL_ERR_FLOATING_POINT  a category raised in NCL_ERRMODE_RAISE.
  * @retval NCL_ERR_NO_MEMORY  building the kernel registry.
