@@ -595,6 +595,31 @@ NCL_KINLINE ncl_bool rng_bounded_bool(rng_work *w, const rng_draws D, rng_sub *b
    empty again. With no 32-bit half pending (and a generator of 64-bit
    words), two draws are one word, low half first: its 8 bytes at once
    (1.0 instead of 1.5 ns a uint8). */
+#if defined(__AVX512F__) && defined(__BMI2__) && defined(__x86_64__)
+#  include <immintrin.h>
+#  define RNG_U8_WORD8 1
+/* The eight bytes of x as uint8 values: stored packed at dst (8 bytes
+   written, the accepted values first), returns how many were accepted.
+   The products and tests are one SSE2 vector; pext packs the accepted
+   bytes (0.5 instead of 1.4 ns a value). pext is fast on every CPU this
+   variant runs on (Intel since Skylake-X, AMD since Zen 4); it is
+   microcoded on Zen 1 and 2 (hundreds of cycles), which run the AVX2
+   variant, so that one keeps the scalar loop. */
+NCL_KINLINE int rng_u8_word8(uint64_t x, uint8_t off, unsigned excl, unsigned thr, uint8_t *dst)
+{
+    const __m128i z = _mm_setzero_si128(), low = _mm_set1_epi16(0xff);
+    const __m128i m = _mm_mullo_epi16(_mm_unpacklo_epi8(_mm_cvtsi64_si128((long long)x), z),
+                                      _mm_set1_epi16((short)excl));
+    const __m128i v = _mm_and_si128(_mm_add_epi16(_mm_srli_epi16(m, 8), _mm_set1_epi16(off)), low);
+    const __m128i ok = _mm_cmpgt_epi16(_mm_and_si128(m, low), _mm_set1_epi16((short)((int)thr - 1)));
+    const unsigned mask = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ok, z));
+    const uint64_t vals = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(v, z));
+    const uint64_t packed = _pext_u64(vals, _pdep_u64(mask, 0x0101010101010101ULL) * 0xFF);
+    memcpy(dst, &packed, sizeof packed);
+    return __builtin_popcount(mask);
+}
+#endif
+
 #define RNG_U8_SUB_(x, k)                                                                 \
     do {                                                                                  \
         const unsigned m_ = (unsigned)(((x) >> (8 * (k))) & 0xff) * excl;                 \
@@ -616,7 +641,11 @@ NCL_KINLINE void rng_run_u8(rng_work *w, const rng_draws D, rng_sub *b, uint8_t 
         if (b->cnt == 0 && RNG_WORD_IS_TWO_HALVES(D.kind) && !rng_half_pending(w, D.kind) &&
             cnt - j >= 8) {
             const uint64_t x = D.u64(w);
+#ifdef RNG_U8_WORD8
+            j += rng_u8_word8(x, off, excl, thr, d + j);
+#else
             for (int k = 0; k < 8; k++) RNG_U8_SUB_(x, k);
+#endif
         } else if (b->cnt == 0 && cnt - j >= 4) {
             const uint32_t x = D.u32(w);
             for (int k = 0; k < 4; k++) RNG_U8_SUB_(x, k);
