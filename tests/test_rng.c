@@ -289,6 +289,15 @@ START_TEST(t_hooks_ledger_info)
     NCL_CHECK_OK(NclInfo(buf, sizeof buf, &need));
     ck_assert_msg(strstr(buf, "\"rng\"") && strstr(buf, "count_rng"), "%s", buf);
 
+    /* a loop call carries no generator: NclKernelRun does not run RNG kernels */
+    double one = 0;
+    char *args[1] = {(char *)&one};
+    const int64_t steps[1] = {8};
+    NCL_CHECK_STATUS(NclKernelRun(NCL_SUBSYSTEM_RNG, NCL_RNG_KERNEL_OP(NCL_RNG_RANDOM, NCL_BITGEN_PHILOX),
+                                  sig, args, 1, steps),
+                     NCL_ERR_UNSUPPORTED);
+    ck_assert_double_eq(one, 0);
+
     NCL_CHECK_OK(NclLedgerEnable(0));
     NCL_CHECK_OK(NclApiUnhook(&h.list));
     NCL_CHECK_OK(NclKernelUnhook(&k.list));
