@@ -257,7 +257,34 @@ NCL_API NclStatus NclRngGenSetState(NclRngGen *g, const void *buf, size_t size);
     X(NCL_RNG_STANDARD_EXPONENTIAL, "standard_exponential")                        \
     /** Exponential: a scale >= 0 (default 1), b NULL, float64                   \
         (`exponential`). */                                                       \
-    X(NCL_RNG_EXPONENTIAL, "exponential")
+    X(NCL_RNG_EXPONENTIAL, "exponential")                                          \
+    /** Standard gamma: a shape >= 0 (required; NaN passes, as in NumPy),      \
+        float64 or float32 (`standard_gamma`; float32 computes in float from   \
+        the shape rounded to float32). */                                        \
+    X(NCL_RNG_STANDARD_GAMMA, "standard_gamma")                                    \
+    /** Gamma: a shape >= 0 (required), b scale >= 0 (default 1), float64      \
+        (`gamma`). */                                                             \
+    X(NCL_RNG_GAMMA, "gamma")                                                      \
+    /** Beta: a > 0 and b > 0 (both required; NaN passes), float64 (`beta`). */ \
+    X(NCL_RNG_BETA, "beta")                                                        \
+    /** Poisson: a lam, 0 <= lam <= 2^63 - 1 - 10 sqrt(2^63 - 1) (default 1),   \
+        int64 (`poisson`); b NULL. */                                             \
+    X(NCL_RNG_POISSON, "poisson")                                                  \
+    /** Binomial: a n >= 0 (required, an integer or bool array, read as int64),\
+        b p in [0, 1] (required), int64 (`binomial`). */                         \
+    X(NCL_RNG_BINOMIAL, "binomial")                                                \
+    /** Shuffles `*out` in place along the axis params->axes[0] (default 0;  \
+        naxes 0 or 1), as `shuffle(x, axis)`: sub-arrays along the axis are   \
+        swapped by Fisher-Yates from the last index down; a and b NULL, *out  \
+        an array of at least one dimension, of any dtype. An empty array      \
+        draws nothing. */                                                         \
+    X(NCL_RNG_SHUFFLE, "shuffle")                                                  \
+    /** A shuffled copy of a along params->axes[0] (default 0), as            \
+        `permutation(x, axis)`: the same draws as NCL_RNG_SHUFFLE over the    \
+        axis's extent (drawn even when another extent is 0), the result of    \
+        a's shape and dtype; a 0-d integer or bool a is NumPy's integer x:    \
+        the result is a shuffled arange(max(x, 0)), int64. b NULL. */           \
+    X(NCL_RNG_PERMUTATION, "permutation")
 
 /** The RNG ops, from NCL_RNG_OP_LIST, numbered from 0. */
 typedef enum NclRngOp {
@@ -276,15 +303,18 @@ typedef enum NclRngOp {
  * parameter arrays (0-d when there are none); the parameter arrays must
  * broadcast to it. Its dtype is params->dtype, else a provided output's,
  * else the op's default (float64; int64 for INTEGERS; uint64 for RAW), and
- * must be one the op produces: RAW uint64; RANDOM, STANDARD_NORMAL and
- * STANDARD_EXPONENTIAL float64 or float32; INTEGERS any integer dtype or
- * bool; the others float64. Values are drawn in C order of the result.
+ * must be one the op produces: RAW uint64; RANDOM, STANDARD_NORMAL,
+ * STANDARD_EXPONENTIAL and STANDARD_GAMMA float64 or float32; INTEGERS any
+ * integer dtype or bool; POISSON and BINOMIAL int64; the others float64.
+ * Values are drawn in C order of the result. SHUFFLE and PERMUTATION are
+ * described in NCL_RNG_OP_LIST: they take params->axes (one axis) and no
+ * params->shape, and draw their swaps with one kernel call.
  *
- * Parameter arrays may have any real dtype (INTEGERS: any integer dtype or
- * bool); they are read as float64 (INTEGERS: as int64, or uint64 for an
- * unsigned result). Every parameter is checked before anything is drawn:
- * a refused call writes nothing and leaves the generator's state as it
- * was.
+ * Parameter arrays may have any real dtype (INTEGERS and BINOMIAL's n: any
+ * integer dtype or bool); they are read as float64 (INTEGERS: as int64, or
+ * uint64 for an unsigned result; BINOMIAL's n as int64). Every parameter is
+ * checked before anything is drawn: a refused call writes nothing and
+ * leaves the generator's state as it was.
  *
  * A call of at least the threading threshold is split over the thread pool
  * where the op draws a fixed number of words per value from a generator
@@ -314,7 +344,13 @@ typedef enum NclRngOp {
  *         or not finite (NaN) for NORMAL and EXPONENTIAL; low or high not
  *         finite, or high - low overflowing, for UNIFORM; low >= high
  *         (low > high with endpoint) or a bound outside the result
- *         dtype's range for INTEGERS.
+ *         dtype's range for INTEGERS; shape or scale < 0 (-0.0 too; NaN
+ *         passes) for STANDARD_GAMMA and GAMMA; a or b <= 0 for BETA; lam
+ *         < 0, NaN or above NumPy's limit (`lam value too large`) for
+ *         POISSON; p outside [0, 1] or NaN, n < 0 or past int64 for
+ *         BINOMIAL (NumPy's words, which differ for 0-d and n-d
+ *         parameters as NumPy's scalar and array paths do); an axis out of
+ *         range, or a 0-d array, for SHUFFLE and PERMUTATION.
  * @retval NCL_ERR_DTYPE  a result dtype the op does not produce, a
  *         provided output of another dtype than params->dtype, or a
  *         parameter array of a dtype the op cannot read.
@@ -362,8 +398,11 @@ NCL_API NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const N
 /** What an RNG kernel gets as NclKernelCtx::aux. The kernel draws its n
     values in order from gen, whose state it leaves after the last word it
     used; its inputs are the op's parameter arrays (float64; INTEGERS:
-    low and high as int64, or uint64 for an unsigned result), its one
-    output the values. */
+    low and high as int64, or uint64 for an unsigned result; BINOMIAL: n
+    int64, p float64), its one output the values. SHUFFLE's and
+    PERMUTATION's kernel has no inputs: its n int64 values are the swaps of
+    a Fisher-Yates shuffle of n + 1 positions, value k uniform on
+    [0, n - k]. */
 typedef struct NclRngKernelAux {
     NclRngGen *gen; ///< The generator this block draws from.
     int endpoint;   ///< INTEGERS: high is included.

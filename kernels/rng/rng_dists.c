@@ -988,6 +988,12 @@ NCL_KINLINE NclStatus rng_k_int_bool(const NclKernelCtx *ctx, char *const *args,
     return NCL_OK;
 }
 
+/* ---- gamma, beta, Poisson, binomial, shuffle ------------------------------------------- */
+
+/* Written over this file's draws and loop macros (see each header). */
+#include "rng/rng_gamma.h"
+#include "rng/rng_discrete.h"
+
 /* ---- stamping and the table ------------------------------------------------------------ */
 
 /* Every kernel of generator (value, prefix):
@@ -1025,7 +1031,18 @@ NCL_KINLINE NclStatus rng_k_int_bool(const NclKernelCtx *ctx, char *const *args,
     X(v, p, NCL_RNG_STANDARD_EXPONENTIAL, standard_exponential_f32, rng_k_std_exp_f32, 1,   \
       NCL_FLOAT32)                                                                          \
     X(v, p, NCL_RNG_EXPONENTIAL, exponential_f64, rng_k_exponential, 2, NCL_FLOAT64,        \
-      NCL_FLOAT64)
+      NCL_FLOAT64)                                                                          \
+    X(v, p, NCL_RNG_STANDARD_GAMMA, standard_gamma_f64, rng_k_std_gamma_f64, 2, NCL_FLOAT64, \
+      NCL_FLOAT64)                                                                          \
+    X(v, p, NCL_RNG_STANDARD_GAMMA, standard_gamma_f32, rng_k_std_gamma_f32, 2, NCL_FLOAT64, \
+      NCL_FLOAT32)                                                                          \
+    X(v, p, NCL_RNG_GAMMA, gamma_f64, rng_k_gamma, 3, NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64) \
+    X(v, p, NCL_RNG_BETA, beta_f64, rng_k_beta, 3, NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64)    \
+    X(v, p, NCL_RNG_POISSON, poisson_i64, rng_k_poisson, 2, NCL_FLOAT64, NCL_INT64)          \
+    X(v, p, NCL_RNG_BINOMIAL, binomial_i64, rng_k_binomial, 3, NCL_INT64, NCL_FLOAT64,       \
+      NCL_INT64)                                                                            \
+    X(v, p, NCL_RNG_SHUFFLE, shuffle_idx, rng_k_shuffle_idx, 1, NCL_INT64)                   \
+    X(v, p, NCL_RNG_PERMUTATION, permutation_idx, rng_k_shuffle_idx, 1, NCL_INT64)
 
 #define RNG_KERNEL_(value, prefix, op, name, impl, nargs, ...)                              \
     static NclStatus ncl_k_rng_##name##_##prefix(NclKernelNode *self, const NclKernelCtx *ctx, \

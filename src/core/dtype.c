@@ -182,8 +182,13 @@ int ncl_rng_op_nparams(int op)
     switch (op) {
     case NCL_RNG_INTEGERS:
     case NCL_RNG_UNIFORM:
-    case NCL_RNG_NORMAL: return 2;
-    case NCL_RNG_EXPONENTIAL: return 1;
+    case NCL_RNG_NORMAL:
+    case NCL_RNG_GAMMA:
+    case NCL_RNG_BETA:
+    case NCL_RNG_BINOMIAL: return 2;
+    case NCL_RNG_EXPONENTIAL:
+    case NCL_RNG_STANDARD_GAMMA:
+    case NCL_RNG_POISSON: return 1;
     default: return 0;
     }
 }

@@ -86,8 +86,9 @@ const char *ncl_subsystem_name(NclSubsystem s);
 /* The op's name ("add"); "?" when op is out of range for s. */
 const char *ncl_op_name(NclSubsystem s, int op);
 int ncl_op_count(NclSubsystem s);
-/* RNG: how many parameter arrays an NclRngOp takes (0, 1 or 2), and a bit
-   generator's NumPy name ("?" outside NclBitGen). */
+/* RNG: how many parameter arrays an NclRngOp's kernels take (0, 1 or 2;
+   PERMUTATION's array is the default's to copy, its kernel takes none),
+   and a bit generator's NumPy name ("?" outside NclBitGen). */
 int ncl_rng_op_nparams(int op);
 const char *ncl_bitgen_name(int gen);
 /* The public function of a subsystem ("NclBinary"), for messages. */

@@ -51,6 +51,7 @@ typedef struct op_info {
     unsigned dtypes;       /* the result dtypes it has */
     const char *pname[2];  /* NumPy's parameter names */
     double pdefault[2];    /* what a NULL parameter means (INTEGERS: low only) */
+    unsigned required;     /* bit i: parameter i has no default */
 } op_info;
 
 static const op_info ops[NCL_RNG_NOPS] = {
@@ -62,7 +63,19 @@ static const op_info ops[NCL_RNG_NOPS] = {
     [NCL_RNG_NORMAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"loc", "scale"}, {0, 1}},
     [NCL_RNG_STANDARD_EXPONENTIAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
     [NCL_RNG_EXPONENTIAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"scale", NULL}, {1, 0}},
+    [NCL_RNG_STANDARD_GAMMA] = {NCL_FLOAT64, FLOAT_DTYPES, {"shape", NULL}, {0, 0}, 1},
+    [NCL_RNG_GAMMA] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"shape", "scale"}, {0, 1}, 1},
+    [NCL_RNG_BETA] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"a", "b"}, {0, 0}, 3},
+    [NCL_RNG_POISSON] = {NCL_INT64, BIT(NCL_INT64), {"lam", NULL}, {1, 0}},
+    [NCL_RNG_BINOMIAL] = {NCL_INT64, BIT(NCL_INT64), {"n", "p"}, {0, 0}, 3},
+    /* SHUFFLE and PERMUTATION take their own path (shuffle_call) */
+    [NCL_RNG_SHUFFLE] = {NCL_DTYPE_DEFAULT, 0, {NULL, NULL}, {0, 0}},
+    [NCL_RNG_PERMUTATION] = {NCL_DTYPE_DEFAULT, 0, {"x", NULL}, {0, 0}},
 };
+
+/* NumPy's POISSON_LAM_MAX: int64's largest value less ten of its square
+   roots, in double (9223372006484771e3). */
+#define POISSON_LAM_MAX ((double)INT64_MAX - sqrt((double)INT64_MAX) * 10)
 
 /* One call being run. */
 typedef struct rng_call {
@@ -71,7 +84,7 @@ typedef struct rng_call {
     const char *who;               /* "NclRng(normal)" */
     int np;                        /* parameters the op takes */
     NclDType rdt;                  /* result dtype */
-    NclDType pdt;                  /* the kernel's parameter dtype */
+    NclDType pdt[2];               /* each parameter's kernel dtype */
     int ndim;
     int64_t shape[NCL_MAXDIMS];
     int64_t size;
@@ -108,6 +121,7 @@ static NclStatus result_dtype(rng_call *c, const NclParams *p, const NclArray *g
                          c->op == NCL_RNG_RAW ? "it gives uint64"
                          : ops[c->op].dtypes == FLOAT_DTYPES ? "float64 or float32"
                          : ops[c->op].dtypes == BIT(NCL_FLOAT64) ? "float64 only"
+                         : ops[c->op].dtypes == BIT(NCL_INT64)   ? "int64 only"
                                                                    : "integers or bool");
     c->rdt = t;
     return NCL_OK;
@@ -245,7 +259,7 @@ static NclStatus walk_params(const rng_call *c, const NclArray *const *par, pair
             st[i][d] = a && da >= 0 && a->shape[da] != 1 ? a->strides[da] : 0;
         }
         base[i] = a ? a->data : (char *)(uintptr_t)&c->dflt[i];
-        t[i] = a ? a->dtype : c->pdt;
+        t[i] = a ? a->dtype : c->pdt[i];
     }
     ncl_walk_dims d;
     ncl_walk w;
@@ -326,6 +340,98 @@ static NclStatus check_integers(const rng_call *c, const char *p0, const char *p
     return NCL_OK;
 }
 
+/* The domains of gamma, beta, Poisson and binomial, NumPy's checks one
+   parameter at a time, each over all its values before the next (NumPy's
+   order: BINOMIAL's p before n). NumPy words some messages differently for
+   a scalar parameter (a 0-d array here, or a default) and for an array
+   one, and checks POISSON's two conditions in the opposite order for an
+   array, where a NaN lam fails "value too large" first. */
+enum { DOM_SIGN, DOM_POSITIVE, DOM_LAM_NEG, DOM_LAM_MAX, DOM_UNIT, DOM_N };
+typedef struct dom_check {
+    int i;       /* the parameter */
+    int dom;     /* DOM_* */
+    int array;   /* NumPy's array path */
+} dom_check;
+
+static NclStatus check_domain(const rng_call *c, const char *p0, const char *p1, NclDType t0,
+                              NclDType t1, const void *ctx)
+{
+    const dom_check *k = ctx;
+    const char *nm = ops[c->op].pname[k->i], *p = k->i ? p1 : p0;
+    if (k->dom == DOM_N) { /* the caller's integer, before its cast */
+        const ncl_i128 v = load_int(k->i ? t1 : t0, p);
+        if (v < 0)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s < 0 (%" PRId64 ")", c->who, nm,
+                             (int64_t)v);
+        if (v > INT64_MAX)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                             "%s: %s is out of bounds for int64 (%" PRIu64 ")", c->who, nm,
+                             (uint64_t)v);
+        return NCL_OK;
+    }
+    const double v = load_f64(p);
+    const char *nan_words = k->array ? "contains NaNs" : "is NaN";
+    switch (k->dom) {
+    case DOM_SIGN:
+        if (!isnan(v) && signbit(v))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s < 0 (%g)", c->who, nm, v);
+        break;
+    case DOM_POSITIVE: /* NaN passes */
+        if (v <= 0)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s <= 0 (%g)", c->who, nm, v);
+        break;
+    case DOM_LAM_NEG:
+        if (!(v >= 0))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s < 0 or %s %s (%g)", c->who, nm, nm,
+                             nan_words, v);
+        break;
+    case DOM_LAM_MAX:
+        if (!(v <= POISSON_LAM_MAX))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s value too large (%g; at most %.17g)",
+                             c->who, nm, v, POISSON_LAM_MAX);
+        break;
+    default: /* DOM_UNIT */
+        if (!(v >= 0) || !(v <= 1))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s < 0, %s > 1 or %s %s (%g)", c->who,
+                             nm, nm, nm, nan_words, v);
+        break;
+    }
+    return NCL_OK;
+}
+
+/* Parameter i's values against dom (a default is one NumPy accepts). */
+static NclStatus check_one(const rng_call *c, const NclArray *const *par, int i, int dom, int array)
+{
+    if (!par[i]) return NCL_OK;
+    const NclArray *only[2] = {NULL, NULL};
+    only[i] = par[i];
+    const dom_check k = {i, dom, array};
+    return walk_params(c, only, check_domain, &k);
+}
+
+static NclStatus check_more(const rng_call *c, const NclArray *const *par)
+{
+    int array = 0;
+    for (int i = 0; i < c->np; i++) array |= c->par[i] && c->par[i]->ndim > 0;
+    NclStatus st = NCL_OK;
+    switch (c->op) {
+    case NCL_RNG_STANDARD_GAMMA: return check_one(c, par, 0, DOM_SIGN, array);
+    case NCL_RNG_GAMMA:
+        if ((st = check_one(c, par, 0, DOM_SIGN, array))) return st;
+        return check_one(c, par, 1, DOM_SIGN, array);
+    case NCL_RNG_BETA:
+        if ((st = check_one(c, par, 0, DOM_POSITIVE, array))) return st;
+        return check_one(c, par, 1, DOM_POSITIVE, array);
+    case NCL_RNG_POISSON:
+        if ((st = check_one(c, par, 0, array ? DOM_LAM_MAX : DOM_LAM_NEG, array))) return st;
+        return check_one(c, par, 0, array ? DOM_LAM_NEG : DOM_LAM_MAX, array);
+    case NCL_RNG_BINOMIAL:
+        if ((st = check_one(c, par, 1, DOM_UNIT, array))) return st;
+        return check_one(c, c->par, 0, DOM_N, array); /* n as the caller gave it */
+    default: return NCL_OK;
+    }
+}
+
 /* ---- parameters -------------------------------------------------------------------------- */
 
 /* Reads the caller's parameter arrays: checks their dtypes, converts each
@@ -336,17 +442,21 @@ static NclStatus read_params(rng_call *c, const NclArray *given, int endpoint)
 {
     NclStatus st;
     const int integers = c->op == NCL_RNG_INTEGERS;
-    c->pdt = integers ? (ncl_dtype_kind[c->rdt] == 'u' ? NCL_UINT64 : NCL_INT64) : NCL_FLOAT64;
     for (int i = 0; i < c->np; i++) {
-        if (integers)
-            c->dflt[i].i = 0; /* low's default; high has none */
+        /* BINOMIAL's n is an integer parameter among float ones */
+        const int int_par = integers || (c->op == NCL_RNG_BINOMIAL && i == 0);
+        c->pdt[i] = !int_par ? NCL_FLOAT64
+                    : integers && ncl_dtype_kind[c->rdt] == 'u' ? NCL_UINT64 : NCL_INT64;
+        if (int_par)
+            c->dflt[i].i = 0; /* low's default; high and n have none */
         else
             c->dflt[i].f = ops[c->op].pdefault[i];
         const NclArray *a = c->par[i];
         if (!a) continue;
-        if (integers ? ncl_dtype_kind[a->dtype] == 'f' : 0)
-            return ncl_error(NCL_ERR_DTYPE, "%s: %s is %s; integer bounds are read from integer "
-                             "or bool arrays", c->who, ops[c->op].pname[i], NclDTypeName(a->dtype));
+        if (int_par && (ncl_dtype_kind[a->dtype] == 'f' || ncl_dtype_kind[a->dtype] == 'c'))
+            return ncl_error(NCL_ERR_DTYPE, "%s: %s is %s; %s read from integer or bool arrays",
+                             c->who, ops[c->op].pname[i], NclDTypeName(a->dtype),
+                             integers ? "integer bounds are" : "n is");
     }
     /* integer bounds are checked on the caller's values, before a cast
        could wrap them */
@@ -354,8 +464,8 @@ static NclStatus read_params(rng_call *c, const NclArray *given, int endpoint)
     for (int i = 0; i < c->np; i++) {
         const NclArray *a = c->par[i];
         if (!a) continue;
-        if (a->dtype == c->pdt && !(given && ncl_array_ranges_overlap(a, given))) continue;
-        if ((st = ncl_convert_run(SUB, c->op, a, c->pdt, &c->conv[i], NULL, NCL_CASTING_UNSAFE)))
+        if (a->dtype == c->pdt[i] && !(given && ncl_array_ranges_overlap(a, given))) continue;
+        if ((st = ncl_convert_run(SUB, c->op, a, c->pdt[i], &c->conv[i], NULL, NCL_CASTING_UNSAFE)))
             return st;
     }
     const NclArray *par[2] = {c->conv[0] ? c->conv[0] : c->par[0], c->conv[1] ? c->conv[1] : c->par[1]};
@@ -369,7 +479,7 @@ static NclStatus read_params(rng_call *c, const NclArray *given, int endpoint)
         static const int scale = 0;
         return c->par[0] ? walk_params(c, par, check_scale, &scale) : NCL_OK;
     }
-    default: return NCL_OK;
+    default: return check_more(c, par);
     }
 }
 
@@ -818,11 +928,11 @@ static NclStatus run_one_row(run_ctx *r)
         r->d.st[i][0] = 0;
         if (scalar) continue;
         const NclArray *src = c->conv[i] ? c->conv[i] : c->par[i];
-        if ((st = ncl_array_alloc(c->who, c->pdt, c->ndim, c->shape, NCL_ORDER_C, 0, &full[i])) ||
+        if ((st = ncl_array_alloc(c->who, c->pdt[i], c->ndim, c->shape, NCL_ORDER_C, 0, &full[i])) ||
             (st = ncl_assign(c->who, full[i], src, NCL_CASTING_UNSAFE)))
             break;
         r->base[i] = full[i]->data;
-        r->d.st[i][0] = (int64_t)ncl_dtype_size[c->pdt];
+        r->d.st[i][0] = (int64_t)ncl_dtype_size[c->pdt[i]];
     }
     NclArray *res = c->res;
     if (st == NCL_OK && !(res->flags & NCL_ARRAY_C_CONTIGUOUS)) {
@@ -881,6 +991,203 @@ static NclStatus execute(rng_call *c, int endpoint)
     return st;
 }
 
+/* ---- shuffle and permutation ---------------------------------------------------------------
+   NumPy's Fisher-Yates: for i from n - 1 down to 1, j uniform on [0, i]
+   (random_interval), and sub-arrays i and j along the axis swapped when
+   they differ. Its 1-d path, its n-d path and permutation (which shuffles
+   an index arange and gathers) draw the same j's, so both ops draw the
+   j's with one level-2 kernel call (the op's chain, signature {int64}:
+   n - 1 values, value k for i = n - 1 - k, into a scratch array) and
+   swap here. permutation copies its input first and shuffles the copy,
+   which is NumPy's gather by the shuffled index. Everything is obtained
+   before the first draw. */
+
+static void swap_bytes(char *x, char *y, size_t len)
+{
+    char buf[256];
+    while (len > 0) {
+        const size_t k = len < sizeof buf ? len : sizeof buf;
+        memcpy(buf, x, k);
+        memcpy(x, y, k);
+        memcpy(y, buf, k);
+        x += k;
+        y += k;
+        len -= k;
+    }
+}
+
+/* Swaps sub-arrays i and j of x along axis. */
+static void swap_along(NclArray *x, int axis, int64_t i, int64_t j)
+{
+    const size_t isz = ncl_dtype_size[x->dtype];
+    int64_t shape[NCL_MAXDIMS], st[NCL_MAXDIMS];
+    int nd = 0;
+    for (int d = 0; d < x->ndim; d++) {
+        if (d == axis) continue;
+        shape[nd] = x->shape[d];
+        st[nd++] = x->strides[d];
+        if (x->shape[d] == 0) return;
+    }
+    const int64_t *strides[2] = {st, st};
+    char *base[2] = {x->data + i * x->strides[axis], x->data + j * x->strides[axis]};
+    ncl_walk_dims d;
+    ncl_walk w;
+    ncl_walk_dims_init(&d, nd, shape, 2, strides);
+    ncl_walk_dims_merge(&d);
+    ncl_walk_start(&d, &w, base);
+    const int last = d.nd - 1;
+    const int64_t step = d.st[0][last], cnt = d.shape[last];
+    do {
+        if (step == (int64_t)isz) {
+            swap_bytes(w.ptr[0], w.ptr[1], (size_t)cnt * isz);
+        } else {
+            char *p = w.ptr[0], *q = w.ptr[1];
+            for (int64_t k = 0; k < cnt; k++, p += step, q += step) swap_bytes(p, q, isz);
+        }
+    } while (ncl_walk_next(&d, last, &w));
+}
+
+static NclStatus shuffle_call(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray *b,
+                              NclArray **out, const NclParams *p, const char *who)
+{
+    const int perm = op == NCL_RNG_PERMUTATION;
+    char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+    if (b) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s takes no input b; pass NULL", who);
+    if (!perm && a)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s shuffles *out in place; input a must be NULL",
+                         who);
+    if (perm && !a)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: input a (the array, or a 0-d integer n) is "
+                         "required", who);
+    NclArray *given = *out;
+    if (!perm && !given)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: *out is NULL; it must be the array to "
+                         "shuffle", who);
+    if (p->naxes > 1 || (p->naxes == 1 && !p->axes) || (p->naxes == 0 && p->axes))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->axes must be NULL or one axis "
+                         "(naxes %d)", who, p->naxes);
+    if (p->ndim || p->shape)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->shape is not used (the result has "
+                         "the input's shape); pass NULL", who);
+    rng_call c = {.op = op, .gen = gen, .who = who};
+    NclStatus st;
+    if ((st = check_host(&c, a, "input a")) || (st = check_host(&c, given, "the output"))) return st;
+    if (given) {
+        if (!(given->flags & NCL_ARRAY_WRITEABLE))
+            return ncl_error(NCL_ERR_READONLY, "%s: the %s array is read-only", who,
+                             perm ? "output" : "shuffled");
+        if (ncl_array_has_internal_overlap(given))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                             "%s: the %s has internal overlap (strides %s over shape %s)", who,
+                             perm ? "output" : "array", ncl_shape_str(s0, given->ndim, given->strides),
+                             ncl_shape_str(s1, given->ndim, given->shape));
+    }
+    /* the result's dtype and shape, and the axis */
+    const int arange = perm && a->ndim == 0;
+    int64_t len = 0;
+    int axis = 0;
+    NclDType rdt;
+    int ndim;
+    int64_t shape[NCL_MAXDIMS];
+    if (arange) { /* NumPy's integer x: arange(x), shuffled; the axis is not used */
+        if (ncl_dtype_kind[a->dtype] != 'i' && ncl_dtype_kind[a->dtype] != 'u' &&
+            a->dtype != NCL_BOOL)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: axis 0 is out of bounds for array of "
+                             "dimension 0 (a 0-d x must be an integer: arange(x))", who);
+        const ncl_i128 v = load_int(a->dtype, a->data);
+        if (v > INT64_MAX)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: x is out of bounds for int64", who);
+        len = v > 0 ? (int64_t)v : 0;
+        rdt = NCL_INT64;
+        ndim = 1;
+        shape[0] = len;
+    } else {
+        const NclArray *x = perm ? a : given;
+        if (x->ndim == 0)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s", who,
+                             perm ? "axis 0 is out of bounds for array of dimension 0"
+                                  : "a 0-d array has no axis to shuffle along");
+        axis = p->naxes ? p->axes[0] : 0;
+        if (axis < -x->ndim || axis >= x->ndim)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: axis %d is out of bounds for array of "
+                             "dimension %d", who, axis, x->ndim);
+        if (axis < 0) axis += x->ndim;
+        rdt = x->dtype;
+        ndim = x->ndim;
+        memcpy(shape, x->shape, (size_t)ndim * sizeof(int64_t));
+        len = shape[axis];
+    }
+    if (perm) {
+        if (p->dtype != NCL_DTYPE_DEFAULT && p->dtype != rdt)
+            return ncl_error(NCL_ERR_DTYPE, "%s: params->dtype is %s but the result is %s", who,
+                             NclDTypeName(p->dtype), NclDTypeName(rdt));
+        if (given && given->dtype != rdt)
+            return ncl_error(NCL_ERR_DTYPE, "%s: the output is %s but the result is %s", who,
+                             NclDTypeName(given->dtype), NclDTypeName(rdt));
+        if (given && !(given->ndim == ndim &&
+                       !memcmp(given->shape, shape, (size_t)ndim * sizeof(int64_t))))
+            return ncl_error(NCL_ERR_SHAPE, "%s: the output's shape %s is not the result's %s",
+                             who, ncl_shape_str(s0, given->ndim, given->shape),
+                             ncl_shape_str(s1, ndim, shape));
+    } else if (p->dtype != NCL_DTYPE_DEFAULT && p->dtype != given->dtype) {
+        return ncl_error(NCL_ERR_DTYPE, "%s: params->dtype is %s but the array is %s", who,
+                         NclDTypeName(p->dtype), NclDTypeName(given->dtype));
+    }
+    int64_t size;
+    if ((st = ncl_shape_check(who, ndim, shape, &size))) return st;
+    /* shuffle draws nothing for an empty array; permutation shuffles its
+       index over the axis's extent whatever the other extents */
+    const int64_t ndraw = (!perm && size == 0) || len < 2 ? 0 : len - 1;
+    c.sig[0] = NCL_INT64;
+    int nargs;
+    if ((st = ncl_kernel_chain_find(who, SUB, NCL_RNG_KERNEL_OP(op, gen->kind), c.sig, &c.chain,
+                                    &nargs)))
+        return st;
+
+    /* everything obtained before the first draw */
+    ncl_buffer *buf = NULL;
+    NclArray *res = given;
+    if (ndraw > 0 && (st = ncl_scratch_alloc(who, (size_t)ndraw * sizeof(int64_t), &buf))) return st;
+    if (perm && !given) st = ncl_array_alloc(who, rdt, ndim, shape, NCL_ORDER_C, 0, &res);
+    if (st == NCL_OK && perm) {
+        if (arange) {
+            for (int64_t k = 0; k < len; k++) {
+                const int64_t v = k;
+                memcpy(res->data + k * res->strides[0], &v, sizeof v);
+            }
+        } else if (size > 0) {
+            st = ncl_assign(who, res, a, NCL_CASTING_UNSAFE);
+        }
+    }
+    if (st == NCL_OK && ndraw > 0) {
+        NclKernelNode *k = ncl_kernel_first(c.chain);
+        NclRngKernelAux aux = {gen, 0};
+        int fpe = 0;
+        NclKernelCtx ctx = {SUB, NCL_RNG_KERNEL_OP(op, gen->kind), 0, 1, c.sig, 0, 0, &fpe, &aux,
+                            ncl_tls.accuracy, 1};
+        char *args[1] = {buf->base};
+        const int64_t steps[1] = {(int64_t)sizeof(int64_t)};
+        ncl_last_call.elements = ndraw;
+        ncl_last_call.bytes = ndraw * (int64_t)sizeof(int64_t);
+        ncl_last_call.kernel = k->name ? k->name : "(unnamed)";
+        ncl_last_call.threads = 1;
+        ncl_fpe_saved saved;
+        ncl_fpe_begin(&saved);
+        const NclStatus ks = k->fn(k, &ctx, args, ndraw, steps);
+        (void)ncl_fpe_end(&saved);
+        if (ks) st = kernel_failed(&c, k, ks);
+        const int64_t *js = buf->base;
+        for (int64_t t = 0; st == NCL_OK && t < ndraw; t++) {
+            const int64_t i = len - 1 - t, j = js[t];
+            if (j != i && size > 0) swap_along(res, axis, i, j);
+        }
+    }
+    if (buf) ncl_buffer_release(buf);
+    if (st == NCL_OK && perm && !given) *out = res;
+    else if (perm && !given) NclArrayRelease(res);
+    return st;
+}
+
 /* ---- entry -------------------------------------------------------------------------------- */
 
 NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
@@ -901,15 +1208,21 @@ NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclA
     if (p.where)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->where is not used by NclRng; pass "
                          "NULL", who);
+    if (op == NCL_RNG_SHUFFLE || op == NCL_RNG_PERMUTATION)
+        return shuffle_call(op, gen, a, b, out, &p, who);
     if (p.axes || p.naxes)
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->axes is not used by NclRng; pass "
-                         "NULL", who);
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: params->axes is not used by NclRng(%s); "
+                         "pass NULL", who, ncl_op_name(SUB, op));
 
     rng_call c = {.op = op, .gen = gen, .who = who, .np = ncl_rng_op_nparams(op), .par = {a, b}};
     if ((a && c.np < 1) || (b && c.np < 2))
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s takes %s; input %s must be NULL", who,
                          c.np == 0 ? "no parameter arrays" : "one parameter array (a)",
                          a && c.np < 1 ? "a" : "b");
+    for (int i = 0; i < c.np; i++)
+        if ((ops[op].required & (1u << i)) && !c.par[i])
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s (input %c) is required", who,
+                             ops[op].pname[i], "ab"[i]);
     if (op == NCL_RNG_INTEGERS && !b)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: high (input b) is required", who);
     NclArray *given = *out;
@@ -931,7 +1244,8 @@ NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclA
     c.sig[c.np] = c.rdt;
     for (int i = 0; i < c.np; i++)
         c.sig[i] = op == NCL_RNG_INTEGERS ? (ncl_dtype_kind[c.rdt] == 'u' ? NCL_UINT64 : NCL_INT64)
-                                          : NCL_FLOAT64;
+                   : op == NCL_RNG_BINOMIAL && i == 0 ? NCL_INT64
+                                                      : NCL_FLOAT64;
     int nargs;
     if ((st = ncl_kernel_chain_find(who, SUB, NCL_RNG_KERNEL_OP(op, gen->kind), c.sig, &c.chain,
                                     &nargs)))
