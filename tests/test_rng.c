@@ -446,6 +446,157 @@ START_TEST(t_refusals)
 }
 END_TEST
 
+/* ---- gamma, beta, Poisson, binomial, shuffle, permutation ------------------------------------ */
+
+/* One call from a fresh Generator(PCG64(42)): NumPy 1.24.2's bits. */
+static void more_values(NclRngOp op, NclDType dt, const NclArray *a, const NclArray *b,
+                        const uint64_t *want)
+{
+    NclRngGen *g = make_gen(NCL_BITGEN_PCG64, 42);
+    NclParams p = NCL_PARAMS_INIT;
+    int64_t n = 3;
+    p.dtype = dt;
+    p.ndim = 1;
+    p.shape = &n;
+    NclArray *out = NULL;
+    NCL_CHECK_OK(NclRng(op, g, a, b, &out, &p));
+    check_bits(out, want, 3);
+    NclArrayRelease(out);
+    NclRngGenFree(g);
+}
+
+START_TEST(t_numpy_more)
+{
+    NclArray *half = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){0.5}, 1);
+    NclArray *s25 = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){2.5}, 1);
+    NclArray *three = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){3.0}, 1);
+    NclArray *two = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){2.0}, 1);
+    NclArray *lam = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){12.0}, 1);
+    NclArray *n100 = ncl_test_arr_i(NCL_INT32, 0, NULL, (const int64_t[]){100}, 1);
+    NclArray *p04 = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){0.4}, 1);
+    /* standard_gamma(0.5, 3), standard_gamma(2.5, 3, dtype=float32),
+       gamma(3, 2, 3), beta(0.5, 0.5, 3), poisson(12, 3), binomial(100, 0.4, 3) */
+    more_values(NCL_RNG_STANDARD_GAMMA, NCL_FLOAT64, half, NULL,
+                (const uint64_t[]){0x3fe9be77172862e0, 0x3ff47c147aa1879b, 0x3f822a1b12ca8ed7});
+    more_values(NCL_RNG_STANDARD_GAMMA, NCL_FLOAT32, s25, NULL,
+                (const uint64_t[]){0x40187823, 0x3f3ce5dd, 0x4030f8c9});
+    more_values(NCL_RNG_GAMMA, NCL_DTYPE_DEFAULT, three, two,
+                (const uint64_t[]){0x4019911f1c9bdc84, 0x40205b9b4c4260a4, 0x40170c2207753daa});
+    more_values(NCL_RNG_BETA, NCL_DTYPE_DEFAULT, half, half,
+                (const uint64_t[]){0x3fe836c18fb2bdf8, 0x3f82e849e8953654, 0x3fb329cd5bdda234});
+    more_values(NCL_RNG_POISSON, NCL_DTYPE_DEFAULT, lam, NULL, (const uint64_t[]){15, 16, 7});
+    more_values(NCL_RNG_BINOMIAL, NCL_DTYPE_DEFAULT, n100, p04, (const uint64_t[]){46, 31, 34});
+
+    /* permutation(6) and shuffle(arange(6).reshape(3, 2)) */
+    NclRngGen *g = make_gen(NCL_BITGEN_PCG64, 42);
+    NclArray *six = ncl_test_arr_i(NCL_UINT8, 0, NULL, (const int64_t[]){6}, 1), *out = NULL;
+    NCL_CHECK_OK(NclRng(NCL_RNG_PERMUTATION, g, six, NULL, &out, NULL));
+    ck_assert_int_eq(NclArrayDType(out), NCL_INT64);
+    check_bits(out, (const uint64_t[]){3, 2, 5, 4, 1, 0}, 6);
+    NclArrayRelease(out);
+    NclRngGenFree(g);
+    g = make_gen(NCL_BITGEN_PCG64, 42);
+    NclArray *x = ncl_test_arr_i(NCL_INT16, 2, NCL_DIMS(3, 2), (const int64_t[]){0, 1, 2, 3, 4, 5}, 6);
+    NCL_CHECK_OK(NclRng(NCL_RNG_SHUFFLE, g, NULL, NULL, &x, NULL));
+    check_bits(x, (const uint64_t[]){4, 5, 2, 3, 0, 1}, 6);
+    NclArrayRelease(x);
+    NclRngGenFree(g);
+    NclArray *all[] = {half, s25, three, two, lam, n100, p04, six};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) NclArrayRelease(all[i]);
+}
+END_TEST
+
+START_TEST(t_refusals_more)
+{
+    NclRngGen *g = make_gen(NCL_BITGEN_PHILOX, 9);
+    NclParams p = NCL_PARAMS_INIT;
+    NclArray *one = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){1}, 1);
+    NclArray *neg = ncl_test_arr_d(NCL_FLOAT64, 1, NCL_DIMS(2), (const double[]){1, -1}, 2);
+    NclArray *negz = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){-0.0}, 1);
+    NclArray *zero = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){0}, 1);
+    NclArray *nan = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){NAN}, 1);
+    NclArray *nan1 = ncl_test_arr_d(NCL_FLOAT64, 1, NCL_DIMS(1), (const double[]){NAN}, 1);
+    NclArray *big = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){1e19}, 1);
+    NclArray *negbig = ncl_test_arr_d(NCL_FLOAT64, 1, NCL_DIMS(2), (const double[]){-1, 1e19}, 2);
+    NclArray *p11 = ncl_test_arr_d(NCL_FLOAT64, 0, NULL, (const double[]){1.1}, 1);
+    NclArray *n5 = ncl_test_arr_i(NCL_INT64, 0, NULL, (const int64_t[]){5}, 1);
+    NclArray *nm1 = ncl_test_arr_i(NCL_INT8, 1, NCL_DIMS(1), (const int64_t[]){-1}, 1);
+    NclArray *nhuge = ncl_test_arr_i(NCL_UINT64, 0, NULL, (const int64_t[]){INT64_MIN}, 1);
+    NclArray *o2 = ncl_test_arr_d(NCL_FLOAT64, 1, NCL_DIMS(2), (const double[]){9, 9}, 2);
+    NclArray *x = ncl_test_arr_d(NCL_FLOAT64, 2, NCL_DIMS(2, 3), (const double[]){1, 2, 3, 4, 5, 6}, 6);
+
+    /* required parameters, result dtypes */
+    refused(NCL_RNG_STANDARD_GAMMA, g, NULL, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "shape (input a)");
+    refused(NCL_RNG_GAMMA, g, NULL, one, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "shape (input a)");
+    refused(NCL_RNG_BETA, g, one, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "b (input b)");
+    refused(NCL_RNG_BINOMIAL, g, n5, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "p (input b)");
+    refused(NCL_RNG_POISSON, g, one, one, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "must be NULL");
+    p.dtype = NCL_FLOAT32;
+    refused(NCL_RNG_GAMMA, g, one, one, NULL, &p, NCL_ERR_DTYPE, "float64 only");
+    refused(NCL_RNG_POISSON, g, one, NULL, NULL, &p, NCL_ERR_DTYPE, "int64 only");
+    refused(NCL_RNG_BINOMIAL, g, one, one, NULL, NULL, NCL_ERR_DTYPE, "n is read from integer");
+    /* NumPy's domains and messages */
+    refused(NCL_RNG_STANDARD_GAMMA, g, neg, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "shape < 0");
+    refused(NCL_RNG_STANDARD_GAMMA, g, negz, NULL, NULL, &p, NCL_ERR_INVALID_ARGUMENT, "shape < 0");
+    refused(NCL_RNG_GAMMA, g, one, negz, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "scale < 0");
+    refused(NCL_RNG_GAMMA, g, neg, neg, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "shape < 0");
+    refused(NCL_RNG_BETA, g, zero, one, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "a <= 0");
+    refused(NCL_RNG_BETA, g, one, negz, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "b <= 0");
+    refused(NCL_RNG_POISSON, g, nan, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "lam < 0 or lam is NaN");
+    refused(NCL_RNG_POISSON, g, big, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "lam value too large");
+    refused(NCL_RNG_POISSON, g, nan1, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "lam value too large");
+    refused(NCL_RNG_POISSON, g, neg, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "lam < 0 or lam contains NaNs");
+    refused(NCL_RNG_POISSON, g, negbig, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "lam value too large");
+    refused(NCL_RNG_BINOMIAL, g, n5, p11, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "p < 0, p > 1 or p is NaN");
+    refused(NCL_RNG_BINOMIAL, g, nm1, nan, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "p contains NaNs");
+    refused(NCL_RNG_BINOMIAL, g, nm1, one, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "n < 0");
+    refused(NCL_RNG_BINOMIAL, g, nhuge, one, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "out of bounds for int64");
+    /* shuffle and permutation */
+    refused(NCL_RNG_SHUFFLE, g, NULL, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "array to shuffle");
+    refused(NCL_RNG_SHUFFLE, g, x, NULL, x, NULL, NCL_ERR_INVALID_ARGUMENT, "input a must be NULL");
+    refused(NCL_RNG_SHUFFLE, g, NULL, NULL, one, NULL, NCL_ERR_INVALID_ARGUMENT, "0-d");
+    refused(NCL_RNG_PERMUTATION, g, NULL, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "required");
+    refused(NCL_RNG_PERMUTATION, g, x, x, NULL, NULL, NCL_ERR_INVALID_ARGUMENT, "no input b");
+    refused(NCL_RNG_PERMUTATION, g, one, NULL, NULL, NULL, NCL_ERR_INVALID_ARGUMENT,
+            "axis 0 is out of bounds for array of dimension 0");
+    p = (NclParams)NCL_PARAMS_INIT;
+    p.axes = (const int[]){2};
+    p.naxes = 1;
+    refused(NCL_RNG_SHUFFLE, g, NULL, NULL, x, &p, NCL_ERR_INVALID_ARGUMENT,
+            "axis 2 is out of bounds for array of dimension 2");
+    p.axes = (const int[]){-3};
+    refused(NCL_RNG_PERMUTATION, g, x, NULL, NULL, &p, NCL_ERR_INVALID_ARGUMENT, "axis -3");
+    p.axes = (const int[]){0, 1};
+    p.naxes = 2;
+    refused(NCL_RNG_SHUFFLE, g, NULL, NULL, x, &p, NCL_ERR_INVALID_ARGUMENT, "one axis");
+    refused(NCL_RNG_PERMUTATION, g, x, NULL, o2, NULL, NCL_ERR_SHAPE, "shape");
+    p = (NclParams)NCL_PARAMS_INIT;
+    p.dtype = NCL_INT32;
+    refused(NCL_RNG_PERMUTATION, g, x, NULL, NULL, &p, NCL_ERR_DTYPE, "params->dtype");
+    NclArray *ro = NULL;
+    NCL_CHECK_OK(NclFromData(NCL_FLOAT64, 1, NCL_DIMS(2), NULL, NclArrayData(o2), 0, NULL, NULL, &ro));
+    refused(NCL_RNG_SHUFFLE, g, NULL, NULL, ro, NULL, NCL_ERR_READONLY, "read-only");
+    p = (NclParams)NCL_PARAMS_INIT;
+    p.axes = (const int[]){0};
+    p.naxes = 1;
+    refused(NCL_RNG_BETA, g, one, one, NULL, &p, NCL_ERR_INVALID_ARGUMENT, "axes");
+
+    /* NumPy accepts these: NaN shape, scale and beta parameter; p -0.0 */
+    NclArray *out = NULL;
+    NCL_CHECK_OK(NclRng(NCL_RNG_GAMMA, g, nan, nan, &out, NULL));
+    ck_assert(isnan(ncl_test_get_d(out, 0)));
+    NclArrayRelease(out);
+    out = NULL;
+    NCL_CHECK_OK(NclRng(NCL_RNG_BINOMIAL, g, n5, negz, &out, NULL));
+    NclArrayRelease(out);
+
+    NclArrayRelease(ro);
+    NclArray *all[] = {one, neg, negz, zero, nan, nan1, big, negbig, p11, n5, nm1, nhuge, o2, x};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) NclArrayRelease(all[i]);
+    NclRngGenFree(g);
+}
+END_TEST
+
 static Suite *rng_suite(void)
 {
     Suite *s = suite_create("rng");
@@ -456,6 +607,8 @@ static Suite *rng_suite(void)
     tcase_add_loop_test(tc, t_threads_same_bits, 0, NCL_BITGEN_COUNT);
     tcase_add_test(tc, t_hooks_ledger_info);
     tcase_add_test(tc, t_refusals);
+    tcase_add_test(tc, t_numpy_more);
+    tcase_add_test(tc, t_refusals_more);
     suite_add_tcase(s, tc);
     return s;
 }
