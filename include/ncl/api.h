@@ -203,7 +203,9 @@ NCL_BEGIN_DECLS
     X(NclStatus, RngGenJumped, (const NclRngGen *g, uint64_t jumps, NclRngGen **out))      \
     X(NclStatus, RngGenGetState, (const NclRngGen *g, void *buf, size_t cap,               \
                                   size_t *size))                                           \
-    X(NclStatus, RngGenSetState, (NclRngGen *g, const void *buf, size_t size))
+    X(NclStatus, RngGenSetState, (NclRngGen *g, const void *buf, size_t size))             \
+    X(NclStatus, RngGenFromKey, (NclBitGen kind, const uint32_t *key, size_t nkey,         \
+                                 uint64_t word_lo, uint64_t word_hi, NclRngGen **out))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

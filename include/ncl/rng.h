@@ -18,6 +18,13 @@
  * NumPy's is in afterwards, whatever the number of threads the call was
  * split over.
  *
+ * One more generator is NCLib's own: Philox4x32-10 in counter mode
+ * (NCL_BITGEN_PHILOX4X32, the engine of C++26's `std::philox4x32`, cuRAND and
+ * oneMKL), whose every value is a function of (key, position), so any range
+ * of a stream can be drawn on its own (NclRngGenFromKey), by any thread or
+ * process, with nothing handed over. Its distributions are NumPy's
+ * Generator's formulas over its 64-bit and 32-bit draws.
+ *
  * A generator is not locked: calls that draw from one generator must not
  * run at the same time (NumPy's generators take a lock; here the caller
  * decides). Different generators may be used from different threads
@@ -115,7 +122,20 @@ NCL_API void NclSeedSequenceFree(NclSeedSequence *ss);
     /** Chris Doty-Humphrey's Small Fast Chaotic generator (`SFC64`). */         \
     X(NCL_BITGEN_SFC64, 3, "SFC64")                                               \
     /** The Mersenne Twister, seeded through a seed sequence (`MT19937`). */     \
-    X(NCL_BITGEN_MT19937, 4, "MT19937")
+    X(NCL_BITGEN_MT19937, 4, "MT19937")                                           \
+    /** Philox4x32-10 in counter mode, not one of NumPy's: the 32-bit output     \
+        sequence of C++26's `std::philox4x32` (and of Random123's, cuRAND's and  \
+        oneMKL's Philox4x32-10 at the same key and counter). Word j of the       \
+        stream is lane j mod 4 of Philox4x32-10(key, j / 4), the counter a       \
+        128-bit integer whose four 32-bit words, least significant first, are    \
+        the block's input words 0-3, starting at 0; the first word comes from     \
+        block 0. A 64-bit draw is two consecutive words, the first the low half; \
+        a 32-bit draw is one word (no buffered half), a float64 (53 bits of a    \
+        64-bit draw) two, a float32 one. So every value is a function of the key \
+        and its position only: NclRngGenFromKey starts a generator at any word,  \
+        and a call split over threads gives the serial values. Seeded from a     \
+        seed sequence, the key is its first two `generate_state` words. */       \
+    X(NCL_BITGEN_PHILOX4X32, 5, "Philox4x32")
 
 /** The bit generators, from NCL_BITGEN_LIST. */
 typedef enum NclBitGen {
@@ -143,6 +163,32 @@ typedef struct NclRngGen NclRngGen;
  */
 NCL_API NclStatus NclRngGenCreate(NclBitGen kind, const NclSeedSequence *seed, NclRngGen **out);
 /**
+ * Makes a counter-based generator from its key, at any position of its
+ * stream: the state a generator of that key reaches after `word` 32-bit
+ * draws. NCL_BITGEN_PHILOX4X32 only; its key is two words, key[0] the first
+ * key word of Philox4x32-10 (C++26's `std::philox4x32(s)` is key {s, 0},
+ * the default-constructed engine {20111115, 0}), and position word = word_hi
+ * * 2^64 + word_lo is the counter word * 4 plus the lane (the float64 value
+ * i of a stream starts at word 2 i, the float32 value i at word i). Positions
+ * past 2^128 are reached with NclRngGenAdvance or NclRngGenJumped. Cost:
+ * O(1), whatever the position.
+ * @param kind     NCL_BITGEN_PHILOX4X32.
+ * @param key      nkey words.
+ * @param nkey     2.
+ * @param word_lo  the low 64 bits of the position, in 32-bit words.
+ * @param word_hi  the high 64 bits of the position.
+ * @param out      receives the generator.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  kind not an NclBitGen; key or out NULL;
+ *         nkey other than 2.
+ * @retval NCL_ERR_UNSUPPORTED  a kind that is not counter-based in this
+ *         sense (every NumPy generator; NumPy's Philox included, whose
+ *         state NclRngGenSetState sets).
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclRngGenFromKey(NclBitGen kind, const uint32_t *key, size_t nkey, uint64_t word_lo,
+                                   uint64_t word_hi, NclRngGen **out);
+/**
  * Makes an independent generator in the same state as g.
  * @param g    the generator.
  * @param out  receives the copy.
@@ -168,6 +214,8 @@ NCL_API int NclRngGenKind(const NclRngGen *g);
  * and empties its buffer, as NumPy does: the words left in the current
  * block are dropped, and the next draw starts the block after the new
  * counter. The buffered 32-bit half is dropped, as NumPy drops it.
+ * Philox4x32 moves to where delta 64-bit draws would leave it (2 delta
+ * words on, in O(1)), with nothing dropped.
  * @param g         the generator.
  * @param delta_lo  the low 64 bits of delta.
  * @param delta_hi  the high 64 bits of delta.
@@ -186,6 +234,9 @@ NCL_API NclStatus NclRngGenAdvance(NclRngGen *g, uint64_t delta_lo, uint64_t del
  * to the 624-word window that starts at its position, and ends at the
  * key and position NumPy's ends at (cost: about 20,000 steps of the
  * recurrence per jump). The new generator's buffered half is empty.
+ * Philox4x32 adds jumps * 2^64 to its 128-bit counter (2^66 words, 2^65
+ * 64-bit draws a jump, modulo its period of 2^130 words), its lane kept: a
+ * jump is an advance by 2^65, and 2^64 jumps cover the period.
  * @param g      the generator (unchanged).
  * @param jumps  how many jumps.
  * @param out    receives the jumped generator.
@@ -223,7 +274,8 @@ NCL_API NclStatus NclRngGenGetState(const NclRngGen *g, void *buf, size_t cap, s
  *         even PCG increment, a Mersenne Twister key whose 19937 state
  *         bits are all zero, a position past the buffer or the key, a
  *         buffered-half flag other than 0 or 1, a buffered half for
- *         MT19937, which has none); the message says which.
+ *         MT19937 or Philox4x32, which have none, a Philox4x32 lane past
+ *         3); the message says which.
  * @retval NCL_ERR_DTYPE  a blob of another kind of generator.
  */
 NCL_API NclStatus NclRngGenSetState(NclRngGen *g, const void *buf, size_t size);
@@ -318,12 +370,12 @@ typedef enum NclRngOp {
  *
  * A call of at least the threading threshold is split over the thread pool
  * where the op draws a fixed number of words per value from a generator
- * that can skip ahead (RAW, RANDOM and UNIFORM from PCG64, PCG64DXSM and
- * Philox): each worker starts its block at its skipped state, and the
- * values and the final state are those of the serial draw. Ops that reject
- * (NORMAL, EXPONENTIAL, INTEGERS) and SFC64 and MT19937 run on the calling
- * thread. A kernel hook at the head of the level-2 chain gets the whole
- * call on the calling thread.
+ * that can skip ahead (RAW, RANDOM and UNIFORM from PCG64, PCG64DXSM,
+ * Philox and Philox4x32): each worker starts its block at its skipped
+ * state, and the values and the final state are those of the serial draw.
+ * Ops that reject (NORMAL, EXPONENTIAL, INTEGERS) and SFC64 and MT19937 run
+ * on the calling thread. A kernel hook at the head of the level-2 chain
+ * gets the whole call on the calling thread.
  *
  * @param op      the distribution.
  * @param gen     the bit generator drawn from; its state advances.

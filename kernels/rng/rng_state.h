@@ -5,7 +5,8 @@
  *
  *   next_u64     one 64-bit word
  *   next_u32     the low half of a fresh word, its high half kept for the
- *                next 32-bit draw (MT19937: its own 32-bit output)
+ *                next 32-bit draw (MT19937 and Philox4x32: their own 32-bit
+ *                output)
  *   next_double  (u64 >> 11) * 2^-53 (MT19937: two 32-bit words, 53 bits)
  *   next_float   (u32 >> 8) * 2^-24
  *
@@ -39,6 +40,9 @@ struct NclRngGen {
         struct { uint64_t ctr[4], key[2], buf[4]; int pos; } philox; /* pos 4: buffer used up */
         struct { uint64_t a, b, c, w; } sfc;
         struct { uint32_t key[NCL_MT_N]; int pos; } mt;
+        /* Philox4x32: the next word is lane `lane` of block `ctr`; buf holds
+           that block when lane > 0 (it is computed when lane 0 is drawn) */
+        struct { ncl_u128 ctr; uint32_t key[2], buf[4]; int lane; } p32;
     } s;
 };
 
@@ -159,6 +163,58 @@ NCL_KINLINE double ncl_mt19937_next_double(NclRngGen *g)
     return (a * 67108864.0 + b) / 9007199254740992.0;
 }
 
+/* ---- Philox4x32-10 in counter mode: word j is lane j % 4 of block j / 4 ---- */
+#define NCL_P32_M0 0xD2511F53U
+#define NCL_P32_M1 0xCD9E8D57U
+#define NCL_P32_W0 0x9E3779B9U
+#define NCL_P32_W1 0xBB67AE85U
+
+/* Random123's philox4x32 with 10 rounds: the round key is the key plus r
+   times the Weyl constants; each round multiplies words 0 and 2 into 64-bit
+   products, whose high halves are mixed into the other two words. */
+NCL_KINLINE void ncl_philox4x32_block(ncl_u128 ctr, const uint32_t key[2], uint32_t out[4])
+{
+    uint32_t c0 = (uint32_t)ctr, c1 = (uint32_t)(ctr >> 32), c2 = (uint32_t)(ctr >> 64),
+             c3 = (uint32_t)(ctr >> 96);
+    uint32_t k0 = key[0], k1 = key[1];
+    for (int r = 0; r < 10; r++) {
+        if (r) {
+            k0 += NCL_P32_W0;
+            k1 += NCL_P32_W1;
+        }
+        const uint64_t p0 = (uint64_t)NCL_P32_M0 * c0, p1 = (uint64_t)NCL_P32_M1 * c2;
+        c0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
+        c1 = (uint32_t)p1;
+        c2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+        c3 = (uint32_t)p0;
+    }
+    out[0] = c0;
+    out[1] = c1;
+    out[2] = c2;
+    out[3] = c3;
+}
+
+NCL_KINLINE uint32_t ncl_philox4x32_next_u32(NclRngGen *g)
+{
+    if (g->s.p32.lane == 0) ncl_philox4x32_block(g->s.p32.ctr, g->s.p32.key, g->s.p32.buf);
+    const uint32_t w = g->s.p32.buf[g->s.p32.lane];
+    if (++g->s.p32.lane == 4) {
+        g->s.p32.lane = 0;
+        g->s.p32.ctr++;
+    }
+    return w;
+}
+/* Two words, the first the low half. */
+NCL_KINLINE uint64_t ncl_philox4x32_next_u64(NclRngGen *g)
+{
+    const uint64_t lo = ncl_philox4x32_next_u32(g);
+    return lo | (uint64_t)ncl_philox4x32_next_u32(g) << 32;
+}
+NCL_KINLINE double ncl_philox4x32_next_double(NclRngGen *g)
+{
+    return (double)(ncl_philox4x32_next_u64(g) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 /* ---- the 32-bit draw and the doubles of the 64-bit generators ---- */
 #define NCL_RNG_DEFINE_U64_FAMILY(name)                                       \
     NCL_KINLINE uint32_t ncl_##name##_next_u32(NclRngGen *g)                  \
@@ -192,6 +248,7 @@ NCL_RNG_DEFINE_FLOAT(pcg64dxsm)
 NCL_RNG_DEFINE_FLOAT(philox)
 NCL_RNG_DEFINE_FLOAT(sfc64)
 NCL_RNG_DEFINE_FLOAT(mt19937)
+NCL_RNG_DEFINE_FLOAT(philox4x32)
 #undef NCL_RNG_DEFINE_FLOAT
 
 /* Every generator, X(NclBitGen value, function prefix): a distribution
@@ -201,6 +258,7 @@ NCL_RNG_DEFINE_FLOAT(mt19937)
     X(NCL_BITGEN_PCG64DXSM, pcg64dxsm)    \
     X(NCL_BITGEN_PHILOX, philox)          \
     X(NCL_BITGEN_SFC64, sfc64)            \
-    X(NCL_BITGEN_MT19937, mt19937)
+    X(NCL_BITGEN_MT19937, mt19937)        \
+    X(NCL_BITGEN_PHILOX4X32, philox4x32)
 
 #endif /* NCL_RNG_STATE_H */

@@ -4,6 +4,9 @@
  * NclRngGen* (each generator's seeding from a seed sequence, copy, advance,
  * jumped, and the state blob), and the skip-ahead that rng.c splits calls
  * with (ncl_rng.h). The draws themselves are kernels/rng/rng_state.h.
+ * Philox4x32, the counter-based generator NumPy does not have, is here too:
+ * its key from a seed sequence or given (NclRngGenFromKey), and every move
+ * along its stream in O(1), since a position is a counter and a lane.
  *
  * Every function here is plain arithmetic on small objects from libc's
  * malloc (they are not array data, so the NEP 49 handler is not involved).
@@ -259,6 +262,19 @@ static void philox_reset(NclRngGen *g)
     g->s.philox.pos = 4;
 }
 
+/* ---- Philox4x32 positions --------------------------------------------------------- */
+
+/* Moves g blocks * 4 + words (words < 4) words on, modulo the period of
+   2^130 words, and computes the block a lane past 0 reads from: the state
+   drawing that many words would leave. */
+static void p32_move(NclRngGen *g, ncl_u128 blocks, unsigned words)
+{
+    unsigned lane = (unsigned)g->s.p32.lane + words;
+    g->s.p32.ctr += blocks + (lane >> 2);
+    g->s.p32.lane = (int)(lane & 3);
+    if (g->s.p32.lane) ncl_philox4x32_block(g->s.p32.ctr, g->s.p32.key, g->s.p32.buf);
+}
+
 /* ---- MT19937 jump --------------------------------------------------------------- */
 
 enum { MT_M = 397 };
@@ -351,6 +367,11 @@ static void seed_gen(NclRngGen *g, int kind, const NclSeedSequence *seed)
         for (int i = 0; i < 12; i++) (void)ncl_sfc64_next_u64(g);
         break;
     }
+    case NCL_BITGEN_PHILOX4X32: {
+        /* the key is the first two words, the stream starts at word 0 */
+        gen_words(seed, g->s.p32.key, 2);
+        break;
+    }
     default: /* MT19937 */
         /* word 0 is replaced by its top bit alone (never an all-zero
            state), and the position is left at 623: the first output is
@@ -379,6 +400,34 @@ NclStatus NclRngGenCreate(NclBitGen kind, const NclSeedSequence *seed, NclRngGen
     return NCL_OK;
 }
 
+NclStatus NclRngGenFromKey(NclBitGen kind, const uint32_t *key, size_t nkey, uint64_t word_lo,
+                           uint64_t word_hi, NclRngGen **out)
+{
+    static const char who[] = "NclRngGenFromKey";
+    if (!kind_ok((int)kind))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: kind %d is not a bit generator", who, (int)kind);
+    if (kind != NCL_BITGEN_PHILOX4X32)
+        return ncl_error(NCL_ERR_UNSUPPORTED, "%s(%s): only Philox4x32 is made from a key and a "
+                         "position (a NumPy generator's state is set with NclRngGenSetState)", who,
+                         ncl_bitgen_name(kind));
+    if (key == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: key is NULL", who);
+    if (nkey != 2)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(Philox4x32): the key is 2 words, not %zu", who,
+                         nkey);
+    if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    NclRngGen *g = malloc(sizeof *g);
+    if (g == NULL) return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    memset(g, 0, sizeof *g);
+    g->kind = NCL_BITGEN_PHILOX4X32;
+    g->s.p32.key[0] = key[0];
+    g->s.p32.key[1] = key[1];
+    const ncl_u128 word = (ncl_u128)word_hi << 64 | word_lo;
+    p32_move(g, word >> 2, (unsigned)(word & 3));
+    g->magic = NCL_RNG_MAGIC;
+    *out = g;
+    return NCL_OK;
+}
+
 NclStatus NclRngGenCopy(const NclRngGen *g, NclRngGen **out)
 {
     static const char who[] = "NclRngGenCopy";
@@ -402,7 +451,16 @@ int NclRngGenKind(const NclRngGen *g) { return ncl_rng_gen_ok(g) ? g->kind : -1;
 
 int ncl_rng_can_skip(int kind)
 {
-    return kind == NCL_BITGEN_PCG64 || kind == NCL_BITGEN_PCG64DXSM || kind == NCL_BITGEN_PHILOX;
+    return kind == NCL_BITGEN_PCG64 || kind == NCL_BITGEN_PCG64DXSM || kind == NCL_BITGEN_PHILOX ||
+           kind == NCL_BITGEN_PHILOX4X32;
+}
+
+NclStatus ncl_rng_skip_u32(NclRngGen *g, uint64_t n)
+{
+    if (g->kind != NCL_BITGEN_PHILOX4X32)
+        return ncl_error(NCL_ERR_UNSUPPORTED, "%s cannot skip 32-bit draws", ncl_bitgen_name(g->kind));
+    p32_move(g, n >> 2, (unsigned)(n & 3));
+    return NCL_OK;
 }
 
 NclStatus ncl_rng_skip_u64(NclRngGen *g, uint64_t n)
@@ -428,6 +486,9 @@ NclStatus ncl_rng_skip_u64(NclRngGen *g, uint64_t n)
         g->s.philox.pos = (int)(n - 4 * (blocks - 1));
         return NCL_OK;
     }
+    case NCL_BITGEN_PHILOX4X32: /* 2 n words */
+        p32_move(g, n >> 1, 2 * (unsigned)(n & 1));
+        return NCL_OK;
     default:
         return ncl_error(NCL_ERR_UNSUPPORTED, "%s cannot skip ahead", ncl_bitgen_name(g->kind));
     }
@@ -448,6 +509,11 @@ NclStatus NclRngGenAdvance(NclRngGen *g, uint64_t delta_lo, uint64_t delta_hi)
         const uint64_t add[4] = {delta_lo, delta_hi, 0, 0};
         ctr_add(g->s.philox.ctr, add);
         philox_reset(g);
+        break;
+    }
+    case NCL_BITGEN_PHILOX4X32: { /* 2 delta words, modulo 2^130 */
+        const ncl_u128 delta = (ncl_u128)delta_hi << 64 | delta_lo;
+        p32_move(g, delta >> 1, 2 * (unsigned)(delta & 1));
         break;
     }
     default:
@@ -481,6 +547,9 @@ NclStatus NclRngGenJumped(const NclRngGen *g, uint64_t jumps, NclRngGen **out)
         philox_reset(c);
         break;
     }
+    case NCL_BITGEN_PHILOX4X32: /* the counter's upper half, lane kept */
+        p32_move(c, (ncl_u128)jumps << 64, 0);
+        break;
     default: /* MT19937: one polynomial jump per jump, as NumPy's loop */
         for (uint64_t j = 0; j < jumps; j++) mt_jump(c);
         break;
@@ -503,7 +572,9 @@ NclStatus NclRngGenJumped(const NclRngGen *g, uint64_t jumps, NclRngGen **out)
         PCG64, PCG64DXSM  state, inc: u64 low, u64 high each
         Philox            ctr[4], key[2], buf[4] u64; pos u64 (0..4)
         SFC64             a, b, c, w u64
-        MT19937           key[624] u32; pos u32 (0..624)            */
+        MT19937           key[624] u32; pos u32 (0..624)
+        Philox4x32        key[2], counter[4] (least significant first),
+                          lane (0..3) u32; has_u32 and u32 both 0      */
 #define BLOB_VERSION 1
 #define BLOB_HEAD 24
 
@@ -514,6 +585,7 @@ static size_t blob_len(int kind)
     case NCL_BITGEN_PCG64DXSM: return BLOB_HEAD + 4 * 8;
     case NCL_BITGEN_PHILOX: return BLOB_HEAD + 11 * 8;
     case NCL_BITGEN_SFC64: return BLOB_HEAD + 4 * 8;
+    case NCL_BITGEN_PHILOX4X32: return BLOB_HEAD + 7 * 4;
     default: return BLOB_HEAD + (NCL_MT_N + 1) * 4;
     }
 }
@@ -580,6 +652,12 @@ NclStatus NclRngGenGetState(const NclRngGen *g, void *buf, size_t cap, size_t *s
         put64(p + 16, g->s.sfc.c);
         put64(p + 24, g->s.sfc.w);
         break;
+    case NCL_BITGEN_PHILOX4X32:
+        put32(p, g->s.p32.key[0]);
+        put32(p + 4, g->s.p32.key[1]);
+        for (int i = 0; i < 4; i++) put32(p + 8 + 4 * i, (uint32_t)(g->s.p32.ctr >> (32 * i)));
+        put32(p + 24, (uint32_t)g->s.p32.lane);
+        break;
     default:
         for (int i = 0; i < NCL_MT_N; i++) put32(p + 4 * i, g->s.mt.key[i]);
         put32(p + 4 * NCL_MT_N, (uint32_t)g->s.mt.pos);
@@ -613,7 +691,8 @@ NclStatus NclRngGenSetState(NclRngGen *g, const void *buf, size_t size)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): the state is %zu bytes (header says %lu); "
                          "it must be %zu", who, ncl_bitgen_name(g->kind), size, (unsigned long)len, n);
     uint32_t has = get32(p + 16), half = get32(p + 20);
-    if (has > 1 || (g->kind == NCL_BITGEN_MT19937 && (has || half)))
+    const int halfless = g->kind == NCL_BITGEN_MT19937 || g->kind == NCL_BITGEN_PHILOX4X32;
+    if (has > 1 || (halfless && (has || half)))
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): buffered half flag %lu, word %lu: no generator "
                          "is in that state", who, ncl_bitgen_name(g->kind), (unsigned long)has,
                          (unsigned long)half);
@@ -648,6 +727,19 @@ NclStatus NclRngGenSetState(NclRngGen *g, const void *buf, size_t size)
         t.s.sfc.c = get64(p + 16);
         t.s.sfc.w = get64(p + 24);
         break;
+    case NCL_BITGEN_PHILOX4X32: {
+        const uint32_t lane = get32(p + 24);
+        if (lane > 3)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(Philox4x32): lane %lu is past the 4-word "
+                             "block", who, (unsigned long)lane);
+        t.s.p32.key[0] = get32(p);
+        t.s.p32.key[1] = get32(p + 4);
+        t.s.p32.ctr = 0;
+        for (int i = 3; i >= 0; i--) t.s.p32.ctr = t.s.p32.ctr << 32 | get32(p + 8 + 4 * i);
+        t.s.p32.lane = 0;
+        p32_move(&t, 0, lane); /* the block a lane past 0 reads */
+        break;
+    }
     default: {
         uint32_t any = 0;
         for (int i = 0; i < NCL_MT_N; i++) {
