@@ -55,22 +55,22 @@ typedef struct op_info {
 } op_info;
 
 static const op_info ops[NCL_RNG_NOPS] = {
-    [NCL_RNG_RAW] = {NCL_UINT64, BIT(NCL_UINT64), {NULL, NULL}, {0, 0}},
-    [NCL_RNG_RANDOM] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
-    [NCL_RNG_INTEGERS] = {NCL_INT64, INT_DTYPES, {"low", "high"}, {0, 0}},
-    [NCL_RNG_UNIFORM] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"low", "high"}, {0, 1}},
-    [NCL_RNG_STANDARD_NORMAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
-    [NCL_RNG_NORMAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"loc", "scale"}, {0, 1}},
-    [NCL_RNG_STANDARD_EXPONENTIAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}},
-    [NCL_RNG_EXPONENTIAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"scale", NULL}, {1, 0}},
+    [NCL_RNG_RAW] = {NCL_UINT64, BIT(NCL_UINT64), {NULL, NULL}, {0, 0}, 0},
+    [NCL_RNG_RANDOM] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}, 0},
+    [NCL_RNG_INTEGERS] = {NCL_INT64, INT_DTYPES, {"low", "high"}, {0, 0}, 0},
+    [NCL_RNG_UNIFORM] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"low", "high"}, {0, 1}, 0},
+    [NCL_RNG_STANDARD_NORMAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}, 0},
+    [NCL_RNG_NORMAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"loc", "scale"}, {0, 1}, 0},
+    [NCL_RNG_STANDARD_EXPONENTIAL] = {NCL_FLOAT64, FLOAT_DTYPES, {NULL, NULL}, {0, 0}, 0},
+    [NCL_RNG_EXPONENTIAL] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"scale", NULL}, {1, 0}, 0},
     [NCL_RNG_STANDARD_GAMMA] = {NCL_FLOAT64, FLOAT_DTYPES, {"shape", NULL}, {0, 0}, 1},
     [NCL_RNG_GAMMA] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"shape", "scale"}, {0, 1}, 1},
     [NCL_RNG_BETA] = {NCL_FLOAT64, BIT(NCL_FLOAT64), {"a", "b"}, {0, 0}, 3},
-    [NCL_RNG_POISSON] = {NCL_INT64, BIT(NCL_INT64), {"lam", NULL}, {1, 0}},
+    [NCL_RNG_POISSON] = {NCL_INT64, BIT(NCL_INT64), {"lam", NULL}, {1, 0}, 0},
     [NCL_RNG_BINOMIAL] = {NCL_INT64, BIT(NCL_INT64), {"n", "p"}, {0, 0}, 3},
     /* SHUFFLE and PERMUTATION take their own path (shuffle_call) */
-    [NCL_RNG_SHUFFLE] = {NCL_DTYPE_DEFAULT, 0, {NULL, NULL}, {0, 0}},
-    [NCL_RNG_PERMUTATION] = {NCL_DTYPE_DEFAULT, 0, {"x", NULL}, {0, 0}},
+    [NCL_RNG_SHUFFLE] = {NCL_DTYPE_DEFAULT, 0, {NULL, NULL}, {0, 0}, 0},
+    [NCL_RNG_PERMUTATION] = {NCL_DTYPE_DEFAULT, 0, {"x", NULL}, {0, 0}, 0},
 };
 
 /* NumPy's POISSON_LAM_MAX: int64's largest value less ten of its square
