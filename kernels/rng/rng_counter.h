@@ -8,20 +8,29 @@
  * distributions) draws word by word through rng_state.h.
  *
  * Word j of the stream is lane j % 4 of Philox4x32-10(key, j / 4), so a run
- * of values is made in batches: the blocks a batch's words come from are
- * computed many at a time into an L1 buffer of words in stream order, then
- * turned into values from the word the generator is at, whatever its lane
- * (a float64 after an odd number of float32 reads its two words across two
- * blocks). AVX-512 computes eight blocks a vector: each 64-bit lane holds
- * one block's 32-bit word, so _mm512_mul_epu32 gives a round's 32x32->64
- * products whole, and the round is two multiplies, two shifts and two
- * three-way xors (vpternlogq with the round key) for eight blocks; two such
- * sets run interleaved, since a round's chain of dependent operations is
- * longer than its work. A word's upper 32 bits carry junk from the
- * products, which no multiply reads and the final permutes drop. AVX2
- * does four blocks a vector the same way. Blocks whose counters carry out
- * of the low 32-bit word within a group, short runs and builds without
- * these ISAs compute a block at a time (ncl_philox4x32_block).
+ * of values starting at a block's first word is made a group of blocks at
+ * a time, from the registers the blocks are computed in straight to the
+ * values; a run starting mid-block (a float64 after an odd number of
+ * float32 reads its two words across two blocks) goes through an L1
+ * buffer of words to the next block start, or all the way when it never
+ * reaches one. AVX-512 computes eight blocks a vector: each 64-bit lane
+ * holds one block's 32-bit word, so _mm512_mul_epu32 gives a round's
+ * 32x32->64 products whole, and the round is two multiplies, two shifts
+ * and two three-way xors (vpternlogq with the round key) for eight blocks;
+ * two such sets run interleaved. A word's upper 32 bits carry junk from
+ * the products, which no multiply reads and the final blends drop; the
+ * blocks are given to lanes in the order that lets two in-lane unpacks
+ * put their words in stream order. AVX2 does four blocks a vector the same
+ * way. Blocks whose counters carry out of the low 32-bit word within a
+ * group, short runs and builds without these ISAs compute a block at a
+ * time (ncl_philox4x32_block).
+ *
+ * The multiplies bound it: 20 products a block, 10 a float64. On the Zen 4
+ * this was measured on (2 vCPUs), the rounds alone take 0.70-0.75 ns a
+ * float64's words, a group with its output 0.77-0.87, and float64 values
+ * into an L2-sized output 0.93 ns each on one core (AVX2: 1.5 ns); going
+ * through the word buffer for every run, as the first version did, cost
+ * 1.1 ns (the conversion did not overlap the multiplies).
  *
  * Every path gives the same words, and values are made from them with
  * exact operations only (a 53-bit or 24-bit integer converted to floating
@@ -97,18 +106,65 @@ NCL_KINLINE void rc_end(const rc_state *s, NclRngGen *g)
     if (s->lane) ncl_philox4x32_block(s->ctr, s->key, g->s.p32.buf);
 }
 
+/* ---- values from words --------------------------------------------------------------- */
+
+/* Value i of kind `what` made from the words at w (two a value, the
+   first the low half; one for RC_F32), stored at d: the portable path,
+   and the tails of the vector ones. */
+NCL_KINLINE void rc_value(int what, const uint32_t *w, int64_t i, char *d, double A, double R)
+{
+    if (what == RC_F32) {
+        ncl_store_float(d + 4 * i, (float)(w[i] >> 8) * (1.0f / 16777216.0f));
+        return;
+    }
+    const uint64_t x = (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
+    if (what == RC_RAW) {
+        ncl_store_uint64_t(d + 8 * i, x);
+        return;
+    }
+    const double u = (double)(x >> 11) * (1.0 / 9007199254740992.0);
+    ncl_store_double(d + 8 * i, what == RC_UNIFORM ? A + R * u : u);
+}
+
 #if defined(RC_AVX512)
-/* The words of the 16 blocks base .. base + 15 (no carry out of the
-   counter's low word among them) into wb[0..64). */
-NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, uint32_t *wb)
+#  define RC_VBYTES 64
+/* The values of the 16 words x (stream order: 8 of two words, 16
+   float32) at d, unaligned. */
+NCL_KINLINE void rc_emit(int what, __m512i x, char *d, double A, double R)
+{
+    switch (what) {
+    case RC_RAW: _mm512_storeu_si512((void *)d, x); break;
+    case RC_F32:
+        _mm512_storeu_ps((void *)d, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_srli_epi32(x, 8)),
+                                                  _mm512_set1_ps(1.0f / 16777216.0f)));
+        break;
+    default: {
+        __m512d u = _mm512_mul_pd(_mm512_cvtepu64_pd(_mm512_srli_epi64(x, 11)),
+                                  _mm512_set1_pd(1.0 / 9007199254740992.0));
+        if (what == RC_UNIFORM) u = _mm512_add_pd(_mm512_set1_pd(A), _mm512_mul_pd(_mm512_set1_pd(R), u));
+        _mm512_storeu_pd((void *)d, u);
+        break;
+    }
+    }
+}
+NCL_KINLINE __m512i rc_load(const uint32_t *w) { return _mm512_loadu_si512((const void *)w); }
+
+/* The 16 blocks base .. base + 15 (no carry out of the counter's low word
+   among them), as values of kind `what` at d: 64 words, 4 vectors. */
+NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, int what, char *d, double A, double R)
 {
     const __m512i m0 = _mm512_set1_epi64(NCL_P32_M0), m1 = _mm512_set1_epi64(NCL_P32_M1);
+    /* lane i holds block i / 2 for even i, 4 + i / 2 for odd: then the
+       in-lane unpacks at the end put the blocks in order */
     __m512i a0 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uint32_t)base),
-                                  _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0));
+                                  _mm512_set_epi64(7, 3, 6, 2, 5, 1, 4, 0));
     __m512i b0 = _mm512_add_epi64(a0, _mm512_set1_epi64(8));
     __m512i a1 = _mm512_set1_epi64((long long)(uint32_t)(base >> 32)), b1 = a1;
     __m512i a2 = _mm512_set1_epi64((long long)(uint32_t)(base >> 64)), b2 = a2;
     __m512i a3 = _mm512_set1_epi64((long long)(uint32_t)(base >> 96)), b3 = a3;
+    /* unrolled: rolled, the loop moved the four words between registers
+       each round (0.95 instead of 0.75 ns a float64's words) */
+#  pragma GCC unroll 10
     for (int r = 0; r < 10; r++) {
         const __m512i pa0 = _mm512_mul_epu32(a0, m0), pa1 = _mm512_mul_epu32(a2, m1);
         const __m512i pb0 = _mm512_mul_epu32(b0, m0), pb1 = _mm512_mul_epu32(b2, m1);
@@ -121,29 +177,63 @@ NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, uint32_t *wb)
         b1 = pb1;
         b3 = pb0;
     }
-    /* words 0 and 1 of each block side by side, 2 and 3 likewise, then
-       the pairs in block order */
-    const __m512i pairs = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
-    const __m512i lo4 = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
-    const __m512i hi4 = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
-    const __m512i a01 = _mm512_permutex2var_epi32(a0, pairs, a1), a23 = _mm512_permutex2var_epi32(a2, pairs, a3);
-    const __m512i b01 = _mm512_permutex2var_epi32(b0, pairs, b1), b23 = _mm512_permutex2var_epi32(b2, pairs, b3);
-    _mm512_store_si512((void *)wb, _mm512_permutex2var_epi64(a01, lo4, a23));
-    _mm512_store_si512((void *)(wb + 16), _mm512_permutex2var_epi64(a01, hi4, a23));
-    _mm512_store_si512((void *)(wb + 32), _mm512_permutex2var_epi64(b01, lo4, b23));
-    _mm512_store_si512((void *)(wb + 48), _mm512_permutex2var_epi64(b01, hi4, b23));
+    /* words 0 and 1 of each block in one 64-bit lane, 2 and 3 likewise;
+       unpacking the two puts lanes 0, 2, 4, 6 (blocks 0-3) in the low
+       vector and lanes 1, 3, 5, 7 (blocks 4-7) in the high one, in order */
+    const __mmask16 odd = 0xAAAA;
+    const __m512i a01 = _mm512_mask_blend_epi32(odd, a0, _mm512_slli_epi64(a1, 32));
+    const __m512i a23 = _mm512_mask_blend_epi32(odd, a2, _mm512_slli_epi64(a3, 32));
+    const __m512i b01 = _mm512_mask_blend_epi32(odd, b0, _mm512_slli_epi64(b1, 32));
+    const __m512i b23 = _mm512_mask_blend_epi32(odd, b2, _mm512_slli_epi64(b3, 32));
+    rc_emit(what, _mm512_unpacklo_epi64(a01, a23), d, A, R);
+    rc_emit(what, _mm512_unpackhi_epi64(a01, a23), d + 64, A, R);
+    rc_emit(what, _mm512_unpacklo_epi64(b01, b23), d + 128, A, R);
+    rc_emit(what, _mm512_unpackhi_epi64(b01, b23), d + 192, A, R);
 }
 #elif defined(RC_AVX2)
-/* The words of the 8 blocks base .. base + 7 (no carry out of the
-   counter's low word among them) into wb[0..32). */
-NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, uint32_t *wb)
+#  define RC_VBYTES 32
+/* The values of the 8 words x (stream order: 4 of two words, 8 float32)
+   at d, unaligned. A 53-bit integer v becomes a double exactly without
+   AVX-512's conversion: its high 21 bits as 2^84 + hi 2^32 and its low 32
+   as 2^52 + lo, both by putting an exponent above them, then (that -
+   (2^84 + 2^52)) + that, each step exact (every partial result is an
+   integer below 2^53 or a multiple of 2^32 below 2^85). */
+NCL_KINLINE void rc_emit(int what, __m256i x, char *d, double A, double R)
+{
+    switch (what) {
+    case RC_RAW: _mm256_storeu_si256((__m256i *)(void *)d, x); break;
+    case RC_F32:
+        _mm256_storeu_ps((float *)(void *)d, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(x, 8)),
+                                                           _mm256_set1_ps(1.0f / 16777216.0f)));
+        break;
+    default: {
+        const __m256i v = _mm256_srli_epi64(x, 11);
+        const __m256d hi = _mm256_castsi256_pd(
+            _mm256_or_si256(_mm256_srli_epi64(v, 32), _mm256_set1_epi64x(0x4530000000000000LL)));
+        const __m256d lo = _mm256_castsi256_pd(_mm256_blend_epi32(v, _mm256_set1_epi64x(0x4330000000000000LL), 0xAA));
+        __m256d u = _mm256_mul_pd(_mm256_add_pd(_mm256_sub_pd(hi, _mm256_set1_pd(0x1.00000001p84)), lo),
+                                  _mm256_set1_pd(1.0 / 9007199254740992.0));
+        if (what == RC_UNIFORM) u = _mm256_add_pd(_mm256_set1_pd(A), _mm256_mul_pd(_mm256_set1_pd(R), u));
+        _mm256_storeu_pd((double *)(void *)d, u);
+        break;
+    }
+    }
+}
+NCL_KINLINE __m256i rc_load(const uint32_t *w) { return _mm256_loadu_si256((const __m256i *)(const void *)w); }
+
+/* The 8 blocks base .. base + 7 (no carry out of the counter's low word
+   among them), as values of kind `what` at d: 32 words, 4 vectors. */
+NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, int what, char *d, double A, double R)
 {
     const __m256i m0 = _mm256_set1_epi64x(NCL_P32_M0), m1 = _mm256_set1_epi64x(NCL_P32_M1);
-    __m256i a0 = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uint32_t)base), _mm256_set_epi64x(3, 2, 1, 0));
+    /* lanes 0-3 hold blocks 0, 2, 1, 3: the in-lane unpacks at the end put
+       them in order */
+    __m256i a0 = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uint32_t)base), _mm256_set_epi64x(3, 1, 2, 0));
     __m256i b0 = _mm256_add_epi64(a0, _mm256_set1_epi64x(4));
     __m256i a1 = _mm256_set1_epi64x((long long)(uint32_t)(base >> 32)), b1 = a1;
     __m256i a2 = _mm256_set1_epi64x((long long)(uint32_t)(base >> 64)), b2 = a2;
     __m256i a3 = _mm256_set1_epi64x((long long)(uint32_t)(base >> 96)), b3 = a3;
+#  pragma GCC unroll 10
     for (int r = 0; r < 10; r++) {
         const __m256i pa0 = _mm256_mul_epu32(a0, m0), pa1 = _mm256_mul_epu32(a2, m1);
         const __m256i pb0 = _mm256_mul_epu32(b0, m0), pb1 = _mm256_mul_epu32(b2, m1);
@@ -157,22 +247,21 @@ NCL_KINLINE void rc_group(const rc_state *s, ncl_u128 base, uint32_t *wb)
         b3 = pb0;
     }
     /* words 0 and 1 of each block in one 64-bit lane, 2 and 3 likewise;
-       then the lanes in block order */
-#  define RC_AVX2_OUT_(c0, c1, c2, c3, dst)                                                     \
-    do {                                                                                      \
-        const __m256i p01 = _mm256_blend_epi32(c0, _mm256_slli_epi64(c1, 32), 0xAA);           \
-        const __m256i p23 = _mm256_blend_epi32(c2, _mm256_slli_epi64(c3, 32), 0xAA);           \
-        const __m256i l = _mm256_unpacklo_epi64(p01, p23), h = _mm256_unpackhi_epi64(p01, p23); \
-        _mm256_store_si256((__m256i *)(void *)(dst), _mm256_permute2x128_si256(l, h, 0x20));  \
-        _mm256_store_si256((__m256i *)(void *)((dst) + 8), _mm256_permute2x128_si256(l, h, 0x31)); \
-    } while (0)
-    RC_AVX2_OUT_(a0, a1, a2, a3, wb);
-    RC_AVX2_OUT_(b0, b1, b2, b3, wb + 16);
-#  undef RC_AVX2_OUT_
+       unpacking the two gives blocks 0-1 and 2-3 in order */
+    const __m256i a01 = _mm256_blend_epi32(a0, _mm256_slli_epi64(a1, 32), 0xAA);
+    const __m256i a23 = _mm256_blend_epi32(a2, _mm256_slli_epi64(a3, 32), 0xAA);
+    const __m256i b01 = _mm256_blend_epi32(b0, _mm256_slli_epi64(b1, 32), 0xAA);
+    const __m256i b23 = _mm256_blend_epi32(b2, _mm256_slli_epi64(b3, 32), 0xAA);
+    rc_emit(what, _mm256_unpacklo_epi64(a01, a23), d, A, R);
+    rc_emit(what, _mm256_unpackhi_epi64(a01, a23), d + 32, A, R);
+    rc_emit(what, _mm256_unpacklo_epi64(b01, b23), d + 64, A, R);
+    rc_emit(what, _mm256_unpackhi_epi64(b01, b23), d + 96, A, R);
 }
 #endif
 
-/* The words of the nb blocks from s->ctr on into wb (wb holds RC_BLOCKS
+/* ---- runs of values ------------------------------------------------------------------- */
+
+/* The words of the nb blocks from s->ctr on into wb (room for RC_BLOCKS
    blocks): whole vector groups where their counters do not carry out of
    the low word, the rest a block at a time. */
 NCL_KINLINE void rc_blocks(const rc_state *s, uint32_t *wb, int nb)
@@ -182,7 +271,7 @@ NCL_KINLINE void rc_blocks(const rc_state *s, uint32_t *wb, int nb)
     for (; b + RC_GROUP <= nb; b += RC_GROUP) {
         const ncl_u128 base = s->ctr + (ncl_u128)b;
         if ((uint32_t)base <= UINT32_MAX - (RC_GROUP - 1))
-            rc_group(s, base, wb + 4 * b);
+            rc_group(s, base, RC_RAW, (char *)(wb + 4 * b), 0, 0);
         else
             for (int k = 0; k < RC_GROUP; k++) ncl_philox4x32_block(base + (ncl_u128)k, s->key, wb + 4 * (b + k));
     }
@@ -190,96 +279,47 @@ NCL_KINLINE void rc_blocks(const rc_state *s, uint32_t *wb, int nb)
     for (; b < nb; b++) ncl_philox4x32_block(s->ctr + (ncl_u128)b, s->key, wb + 4 * b);
 }
 
-/* Value i of a conversion from the words at w: the scalar path, and the
-   tails of the vector ones. */
-NCL_KINLINE uint64_t rc_u64(const uint32_t *w, int64_t i)
-{
-    return (uint64_t)w[2 * i] | (uint64_t)w[2 * i + 1] << 32;
-}
-
-/* k values of kind `what` from the words at w (two a value, one for
-   RC_F32) to d, unaligned. */
+/* k values of kind `what` from the words at w to d. */
 NCL_KINLINE void rc_convert(int what, const uint32_t *w, char *d, int64_t k, double A, double R)
 {
     int64_t i = 0;
-    switch (what) {
-    case RC_RAW:
-#if defined(RC_AVX512)
-        for (; i + 8 <= k; i += 8)
-            _mm512_storeu_si512((void *)(d + 8 * i), _mm512_loadu_si512((const void *)(w + 2 * i)));
-#elif defined(RC_AVX2)
-        for (; i + 4 <= k; i += 4)
-            _mm256_storeu_si256((__m256i *)(void *)(d + 8 * i),
-                                _mm256_loadu_si256((const __m256i *)(const void *)(w + 2 * i)));
+#if defined(RC_GROUP)
+    const int wpv = what == RC_F32 ? 1 : 2, per = RC_VBYTES / 4 / wpv; /* values a vector */
+    for (; i + per <= k; i += per) rc_emit(what, rc_load(w + i * wpv), d + i * (4 * wpv), A, R);
 #endif
-        for (; i < k; i++) ncl_store_uint64_t(d + 8 * i, rc_u64(w, i));
-        break;
-    case RC_F32: {
-#if defined(RC_AVX512)
-        const __m512 sc = _mm512_set1_ps(1.0f / 16777216.0f);
-        for (; i + 16 <= k; i += 16) {
-            const __m512i x = _mm512_srli_epi32(_mm512_loadu_si512((const void *)(w + i)), 8);
-            _mm512_storeu_ps((void *)(d + 4 * i), _mm512_mul_ps(_mm512_cvtepi32_ps(x), sc));
-        }
-#elif defined(RC_AVX2)
-        const __m256 sc = _mm256_set1_ps(1.0f / 16777216.0f);
-        for (; i + 8 <= k; i += 8) {
-            const __m256i x = _mm256_srli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(w + i)), 8);
-            _mm256_storeu_ps((float *)(void *)(d + 4 * i), _mm256_mul_ps(_mm256_cvtepi32_ps(x), sc));
-        }
-#endif
-        for (; i < k; i++) ncl_store_float(d + 4 * i, (float)(w[i] >> 8) * (1.0f / 16777216.0f));
-        break;
-    }
-    default: { /* RC_F64, RC_UNIFORM: u = (u64 >> 11) * 2^-53, then low + range * u */
-        const int uni = what == RC_UNIFORM;
-#if defined(RC_AVX512)
-        const __m512d sc = _mm512_set1_pd(1.0 / 9007199254740992.0), va = _mm512_set1_pd(A),
-                      vr = _mm512_set1_pd(R);
-        for (; i + 8 <= k; i += 8) {
-            const __m512i x = _mm512_srli_epi64(_mm512_loadu_si512((const void *)(w + 2 * i)), 11);
-            __m512d u = _mm512_mul_pd(_mm512_cvtepu64_pd(x), sc);
-            if (uni) u = _mm512_add_pd(va, _mm512_mul_pd(vr, u));
-            _mm512_storeu_pd((void *)(d + 8 * i), u);
-        }
-#elif defined(RC_AVX2)
-        /* a 53-bit integer v to double exactly: its high 21 bits as
-           2^84 + hi 2^32 and its low 32 as 2^52 + lo, both by putting the
-           exponent above them, then (that - (2^84 + 2^52)) + that (each
-           step exact: every partial result is an integer below 2^53 or a
-           multiple of 2^32 below 2^85) */
-        const __m256d sc = _mm256_set1_pd(1.0 / 9007199254740992.0), va = _mm256_set1_pd(A),
-                      vr = _mm256_set1_pd(R), big = _mm256_set1_pd(0x1.00000001p84); /* 2^84 + 2^52 */
-        const __m256i e84 = _mm256_set1_epi64x(0x4530000000000000LL), e52 = _mm256_set1_epi64x(0x4330000000000000LL);
-        for (; i + 4 <= k; i += 4) {
-            const __m256i v = _mm256_srli_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(w + 2 * i)), 11);
-            const __m256d hi = _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(v, 32), e84));
-            const __m256d lo = _mm256_castsi256_pd(_mm256_blend_epi32(v, e52, 0xAA));
-            __m256d u = _mm256_mul_pd(_mm256_add_pd(_mm256_sub_pd(hi, big), lo), sc);
-            if (uni) u = _mm256_add_pd(va, _mm256_mul_pd(vr, u));
-            _mm256_storeu_pd((double *)(void *)(d + 8 * i), u);
-        }
-#endif
-        for (; i < k; i++) {
-            const double u = (double)(rc_u64(w, i) >> 11) * (1.0 / 9007199254740992.0);
-            ncl_store_double(d + 8 * i, uni ? A + R * u : u);
-        }
-        break;
-    }
-    }
-    (void)A;
-    (void)R;
+    for (; i < k; i++) rc_value(what, w, i, d, A, R);
 }
 
 /* cnt values of kind `what` to the contiguous d, from the position in s,
-   which moves past the words they took. */
+   which moves past the words they took. Where the position is at a
+   block's start, whole groups of blocks go straight from the registers to
+   d (converting in the same pass lets the conversion's instructions run
+   beside the multiplies); elsewhere, and for the tail, a batch of up to
+   RC_BLOCKS blocks goes through an L1 buffer of words, from which values
+   are read at any lane: a batch that starts mid-block ends at the first
+   block start it can, so the groups take over. */
 NCL_KINLINE void rc_fill(rc_state *s, int what, char *d, int64_t cnt, double A, double R)
 {
     _Alignas(64) uint32_t wb[4 * RC_BLOCKS];
     const unsigned wpv = what == RC_F32 ? 1 : 2;   /* words a value */
     const int64_t size = what == RC_F32 ? 4 : 8;
     while (cnt > 0) {
-        const int64_t want = (int64_t)s->lane + cnt * (int64_t)wpv; /* words from the block's start */
+#if defined(RC_GROUP)
+        if (s->lane == 0) {
+            const int64_t per = RC_GROUP * 4 / (int64_t)wpv; /* values a group */
+            while (cnt >= per && (uint32_t)s->ctr <= UINT32_MAX - (RC_GROUP - 1)) {
+                rc_group(s, s->ctr, what, d, A, R);
+                s->ctr += RC_GROUP;
+                d += per * size;
+                cnt -= per;
+            }
+            if (cnt == 0) break;
+        }
+#endif
+        int64_t want = (int64_t)s->lane + cnt * (int64_t)wpv; /* words from the block's start */
+        /* mid-block, go only to the next block start where one is reached
+           (any lane for float32, lane 2 for two-word values) */
+        if (s->lane != 0 && (wpv == 1 || s->lane == 2) && want > 4) want = 4;
         const int nb = want >= 4 * RC_BLOCKS ? RC_BLOCKS : (int)((want + 3) / 4);
         rc_blocks(s, wb, nb);
         int64_t k = (4 * (int64_t)nb - (int64_t)s->lane) / (int64_t)wpv;
