@@ -60,15 +60,16 @@
    in blocks as two interleaved chains (s[k+2] = M^2 s[k] + (M + 1) inc),
    with the states kept to find where a kernel stopped, was no faster:
    the multiplier is busy either way.
-   Philox and SFC64 work on a copy of their NclRngGen; MT19937 on the
-   generator itself (its 2.5 KiB state lives in memory either way). */
+   Philox, SFC64 and Philox4x32 work on a copy of their NclRngGen;
+   MT19937 on the generator itself (its 2.5 KiB state lives in memory
+   either way). */
 typedef struct rng_work {
     NclRngGen *g;    /* the generator */
     NclRngGen *gw;   /* what rng_state.h's draws work on: &copy, or g */
     uint64_t slo, shi, ilo, ihi; /* PCG kinds: state and increment */
     int has_u32;     /* PCG kinds: the buffered upper half */
     uint32_t u32;
-    NclRngGen copy;  /* Philox, SFC64 */
+    NclRngGen copy;  /* Philox, SFC64, Philox4x32 */
 } rng_work;
 
 NCL_KINLINE void rng_begin(rng_work *w, NclRngGen *g, int kind)
@@ -87,12 +88,15 @@ NCL_KINLINE void rng_begin(rng_work *w, NclRngGen *g, int kind)
         break;
     case NCL_BITGEN_PHILOX:
     case NCL_BITGEN_SFC64:
+    case NCL_BITGEN_PHILOX4X32:
         w->copy.magic = g->magic;
         w->copy.kind = g->kind;
         w->copy.has_u32 = g->has_u32;
         w->copy.u32 = g->u32;
         if (kind == NCL_BITGEN_PHILOX)
             w->copy.s.philox = g->s.philox;
+        else if (kind == NCL_BITGEN_PHILOX4X32)
+            w->copy.s.p32 = g->s.p32;
         else
             w->copy.s.sfc = g->s.sfc;
         w->gw = &w->copy;
@@ -113,10 +117,13 @@ NCL_KINLINE void rng_end(rng_work *w, int kind)
         break;
     case NCL_BITGEN_PHILOX:
     case NCL_BITGEN_SFC64:
+    case NCL_BITGEN_PHILOX4X32:
         g->has_u32 = w->copy.has_u32;
         g->u32 = w->copy.u32;
         if (kind == NCL_BITGEN_PHILOX)
             g->s.philox = w->copy.s.philox;
+        else if (kind == NCL_BITGEN_PHILOX4X32)
+            g->s.p32 = w->copy.s.p32;
         else
             g->s.sfc = w->copy.s.sfc;
         break;
@@ -192,11 +199,13 @@ NCL_KINLINE uint32_t rng_pcg_u32(rng_work *w, int kind)
 NCL_RNG_BITGEN_LIST(RNG_W_DRAWS_)
 
 /* Whether the generator's 64-bit word is its next two 32-bit draws, low
-   half first, when no half is pending (NumPy's 64-bit generators): then a
+   half first, when no half is pending (NumPy's 64-bit generators, and
+   Philox4x32, whose 64-bit draw is its next two words, low first): then a
    loop that wants two 32-bit draws may take one word. Not MT19937 (its
    word is two outputs, first high) nor a generator not listed here. */
 #define RNG_WORD_IS_TWO_HALVES(kind)                                                      \
-    (RNG_IS_PCG(kind) || (kind) == NCL_BITGEN_PHILOX || (kind) == NCL_BITGEN_SFC64)
+    (RNG_IS_PCG(kind) || (kind) == NCL_BITGEN_PHILOX || (kind) == NCL_BITGEN_SFC64 ||     \
+     (kind) == NCL_BITGEN_PHILOX4X32)
 
 /* A generator's draws: on the working copy for the kernels' loops, and
    rng_state.h's own on the generator for the out-of-line slow paths. */
