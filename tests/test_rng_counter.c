@@ -409,9 +409,11 @@ START_TEST(t_streamed)
 }
 END_TEST
 
-/* One generator drawn in pieces of every op and length, 32-bit integers
-   among them (one word each): each piece is the stream where the last one
-   stopped. */
+/* One generator drawn in pieces of every op and length, integers of the
+   full 32-, 16- and 8-bit ranges among them (a word each, or its halves or
+   bytes, low first, the rest of the last word dropped at the end of the
+   call, as NumPy drops its buffer): each piece is the stream where the
+   last one stopped. */
 START_TEST(t_pieces)
 {
     const uint32_t key[2] = {42, 4242};
@@ -420,25 +422,34 @@ START_TEST(t_pieces)
     NclRngGen *g = from_key(key[0], key[1], 0);
     uint64_t seed = 7;
     size_t pos = 0;
-    NclArray *hi = ncl_test_arr_u(NCL_UINT64, 0, NULL, (const uint64_t[]){UINT32_MAX}, 1);
+    static const NclDType idt[3] = {NCL_UINT32, NCL_UINT16, NCL_UINT8};
     for (int piece = 0; pos + 4000 < WORDS; piece++) {
         const uint64_t r = ncl_test_rand(&seed);
         const int64_t n = (int64_t)(r % 7 == 0 ? r % 3000 : r % 70);
-        const int k = (int)((r >> 20) % (NOPS + 1));
+        const int k = (int)((r >> 20) % (NOPS + 3));
         char what[64];
         snprintf(what, sizeof what, "piece %d at word %zu", piece, pos);
-        if (k == NOPS) { /* integers(0, 2^32 - 1, endpoint, uint32): the words */
+        if (k >= NOPS) { /* integers(0, 2^bits - 1, endpoint): words, halves, bytes */
+            const NclDType dt = idt[k - NOPS];
+            const int per = 4 / (int)NclDTypeSize(dt), bits = 32 / per; /* values a word */
+            const uint32_t mask = UINT32_MAX >> (32 - bits);
+            NclArray *top = ncl_test_arr_u(NCL_UINT64, 0, NULL, (const uint64_t[]){mask}, 1);
             NclParams p = NCL_PARAMS_INIT;
-            p.dtype = NCL_UINT32;
+            p.dtype = dt;
             p.ndim = 1;
             p.shape = &n;
             p.endpoint = 1;
             NclArray *a = NULL;
-            NCL_CHECK_OK(NclRng(NCL_RNG_INTEGERS, g, NULL, hi, &a, &p));
-            for (int64_t i = 0; i < n; i++)
-                if (ncl_test_get_u(a, i) != w[pos + (size_t)i]) ck_abort_msg("%s: uint32 %" PRId64, what, i);
+            NCL_CHECK_OK(NclRng(NCL_RNG_INTEGERS, g, NULL, top, &a, &p));
+            for (int64_t i = 0; i < n; i++) {
+                const uint64_t want = (w[pos + (size_t)(i / per)] >> (bits * (i % per))) & mask;
+                if (ncl_test_get_u(a, i) != want)
+                    ck_abort_msg("%s: %s %" PRId64 " is %" PRIu64 ", the stream's %" PRIu64, what, NclDTypeName(dt), i,
+                                 ncl_test_get_u(a, i), want);
+            }
             NclArrayRelease(a);
-            pos += (size_t)n;
+            NclArrayRelease(top);
+            pos += (size_t)((n + per - 1) / per);
         } else {
             NclArray *a = draw(&ops[k], g, n, NULL);
             check_values(&ops[k], a, w + pos, 0, what);
@@ -447,7 +458,6 @@ START_TEST(t_pieces)
         }
         check_at(g, key, pos / 4, (unsigned)(pos % 4), what);
     }
-    NclArrayRelease(hi);
     NclRngGenFree(g);
     free(w);
 }
