@@ -18,6 +18,10 @@ process, and prints the rows of the RNG table of docs/PERFORMANCE.md.
   unless the row says otherwise.
 - The store-only loop of a row is numpy's fill of a float64 buffer of n
   elements in the same run: the machine's write bandwidth for that size.
+- The counter-mode rows time NCLib's Philox4x32 (a stream of its own, not
+  NumPy's: its first values are checked against the Philox4x32-10 block
+  function written below) on one thread and on every core, next to
+  NumPy's Philox (4x64, another stream) and the store-only loop.
 - With --write, the section replaces the one between its markers in the
   file (docs/PERFORMANCE.md), which bench/numpy_side_by_side.py keeps when
   it regenerates the rest.
@@ -160,6 +164,56 @@ def two_threads(L, n, repeats):
     return statistics.median(one.samples[1:]), statistics.median(two.samples[1:])
 
 
+PHILOX4X32 = 5  # NCL_BITGEN_PHILOX4X32
+
+
+def philox4x32_block(ctr, key):
+    """Random123's Philox4x32-10 of a 128-bit counter and two key words."""
+    c = [(ctr >> (32 * i)) & 0xffffffff for i in range(4)]
+    k0, k1 = key
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & 0xffffffff, (p0 >> 32) ^ c[3] ^ k1, p0 & 0xffffffff]
+        k0, k1 = (k0 + 0x9E3779B9) & 0xffffffff, (k1 + 0xBB67AE85) & 0xffffffff
+    return c
+
+
+def counter_mode(L, n, repeats):
+    """Median seconds of Philox4x32 random f64 into a given output on one
+    thread and on every core, NumPy's Philox random(out=), and the
+    store-only loop, interleaved."""
+    key = (20261128, 7)
+    L.lib.NclRngGenFromKey.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t,
+                                       ctypes.c_uint64, ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p)]
+    g = ctypes.c_void_p()
+    L.check(L.lib.NclRngGenFromKey(PHILOX4X32, (ctypes.c_uint32 * 2)(*key), 2,
+                                   0, 0, ctypes.byref(g)), 'NclRngGenFromKey')
+    got = L.draw('random', g, 8, np.float64)
+    w = [x for b in range(4) for x in philox4x32_block(b, key)]
+    want = [((w[2 * i] | w[2 * i + 1] << 32) >> 11) * 2.0 ** -53 for i in range(8)]
+    if list(got) != want:
+        raise RuntimeError('Philox4x32: NCLib is not the Philox4x32-10 stream')
+    out_c = np.empty(n, np.float64)
+    provided, _ = ncl_call(L, 'random', g, out_c, np.float64)
+    ref = np.random.Generator(np.random.Philox(20261128))
+    out_n = np.empty(n, np.float64)
+    out_f = np.empty(n, np.float64)
+    cores = os.cpu_count() or 1
+    # (NCLib's thread count, set before the sample is timed; the side)
+    sides = [(1, Side(provided)), (cores, Side(provided)), (1, Side(lambda: ref.random(out=out_n))),
+             (1, Side(lambda: out_f.fill(0.5)))]
+    for threads, s in sides:
+        L.lib.NclSetNumThreads(threads)
+        s.fn()
+    for _ in range(repeats):
+        for threads, s in sides:
+            L.lib.NclSetNumThreads(threads)
+            s.sample()
+    L.lib.NclSetNumThreads(1)
+    L.lib.NclRngGenFree(g)
+    return [statistics.median(s.samples) for _, s in sides] + [cores]
+
+
 def report(L, repeats):
     lines = ['## RNG: NumPy 1.24 Generator streams (PCG64), side by side', '',
              'Written by `/usr/bin/python3 bench/rng_side_by_side.py --lib <libncl.so> --write '
@@ -185,6 +239,18 @@ def report(L, repeats):
                  '%.2f ms, speedup %.2fx (target >= 1.7x: %s).' % (
                      t1 * 1e3, t2 * 1e3, t1 / t2, 'met' if t1 / t2 >= 1.7 else '**NOT MET**'))
     log(lines[-1])
+    lines += ['', '| counter mode (Philox4x32) random f64 | n | NCLib, 1 thread | NCLib, all cores | '
+              'NumPy Philox (4x64) | store-only loop | NCLib / store loop, 1 thread | all cores | '
+              'target |', '|---|---|---|---|---|---|---|---|---|']
+    for n in (10 ** 6, 10 ** 7):
+        c1, cn, p, f, cores = counter_mode(L, n, repeats)
+        verdict = lambda r: 'met' if r <= 1.5 else '**NOT MET**'  # noqa: E731
+        target = ('<= 1.5: 1 thread %s, all cores %s' % (verdict(c1 / f), verdict(cn / f))
+                  if n == 10 ** 7 else '(at 1e7)')
+        lines.append('| output given | %.0e | %.2f ms | %.2f ms (%d threads) | %.2f ms | %.2f ms | %.2f | '
+                     '%.2f | %s |' % (n, c1 * 1e3, cn * 1e3, cores, p * 1e3, f * 1e3, c1 / f, cn / f,
+                                      target))
+        log(lines[-1])
     return '\n'.join(lines)
 
 
