@@ -164,14 +164,15 @@ typedef struct NclRngGen NclRngGen;
 NCL_API NclStatus NclRngGenCreate(NclBitGen kind, const NclSeedSequence *seed, NclRngGen **out);
 /**
  * Makes a counter-based generator from its key, at any position of its
- * stream: the state a generator of that key reaches after `word` 32-bit
- * draws. NCL_BITGEN_PHILOX4X32 only; its key is two words, key[0] the first
- * key word of Philox4x32-10 (C++26's `std::philox4x32(s)` is key {s, 0},
- * the default-constructed engine {20111115, 0}), and position word = word_hi
- * * 2^64 + word_lo is the counter word * 4 plus the lane (the float64 value
- * i of a stream starts at word 2 i, the float32 value i at word i). Positions
- * past 2^128 are reached with NclRngGenAdvance or NclRngGenJumped. Cost:
- * O(1), whatever the position.
+ * stream: the state a generator of that key is in after w = word_hi * 2^64
+ * + word_lo 32-bit draws, its next word lane w mod 4 of block (counter)
+ * w / 4. NCL_BITGEN_PHILOX4X32 only; its key is two words, key[0] the
+ * first key word of Philox4x32-10 (C++26's `std::philox4x32(s)` is key
+ * {s, 0}, the default-constructed engine {20111115, 0}). On a fresh
+ * stream, float64 value i starts at word 2 i and float32 value i at word
+ * i, so a process or thread that draws elements [a, b) of a float64 array
+ * starts at word 2 a. Positions past 2^128 words are reached with
+ * NclRngGenAdvance or NclRngGenJumped. Cost: O(1), whatever the position.
  * @param kind     NCL_BITGEN_PHILOX4X32.
  * @param key      nkey words.
  * @param nkey     2.
