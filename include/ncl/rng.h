@@ -374,9 +374,12 @@ typedef enum NclRngOp {
  * that can skip ahead (RAW, RANDOM and UNIFORM from PCG64, PCG64DXSM,
  * Philox and Philox4x32): each worker starts its block at its skipped
  * state, and the values and the final state are those of the serial draw.
- * Ops that reject (NORMAL, EXPONENTIAL, INTEGERS) and SFC64 and MT19937 run
- * on the calling thread. A kernel hook at the head of the level-2 chain
- * gets the whole call on the calling thread.
+ * The float64 STANDARD_NORMAL, NORMAL, STANDARD_EXPONENTIAL and EXPONENTIAL
+ * with scalar parameters, from PCG64, PCG64DXSM and Philox, are split too,
+ * by a speculative chain that gives the serial values and final state
+ * (docs/DESIGN.md, Random numbers). The other ops, and SFC64 and MT19937,
+ * run on the calling thread. A kernel hook at the head of the level-2
+ * chain gets the whole call on the calling thread.
  *
  * @param op      the distribution.
  * @param gen     the bit generator drawn from; its state advances.
