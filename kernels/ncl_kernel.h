@@ -38,6 +38,11 @@ typedef struct ncl_kernel_entry {
 /* Every table of built-in kernels; each kernels/ file that registers
    kernels defines ncl_k_<name>_table and ncl_k_<name>_count. */
 #define NCL_KERNEL_TABLE_LIST(X) X(binary) X(unary) X(isunary) X(compare) X(convert) X(ternary) X(mask) X(sort) X(reduce) X(rng)
+/* The tables of kernel sources compiled once, in the baseline
+   (NCL_KERNEL_ONCE_SRC in CMakeLists.txt), whose kernels wider vectors do
+   not speed up: every variant's table list names the baseline's, so they
+   take no suffix. */
+#define NCL_KERNEL_TABLE_ONCE_LIST(X) X(rng_rejection)
 
 /* The same sources are compiled once per instruction-set variant
    (cmake/NclIsa.cmake); a variant's build defines NCL_ISA_SUFFIX (e.g. _avx2)
@@ -84,6 +89,7 @@ typedef struct ncl_kernel_entry {
     extern const size_t NCL_KCOUNT_ISA(name, suffix);
 #define NCL_X_(name) NCL_KERNEL_TABLE_DECLARE_(name, )
 NCL_KERNEL_TABLE_LIST(NCL_X_)
+NCL_KERNEL_TABLE_ONCE_LIST(NCL_X_)
 #undef NCL_X_
 
 /* One table of built-in kernels and its length. */
@@ -92,7 +98,7 @@ typedef struct ncl_kernel_table {
     const size_t *count;
 } ncl_kernel_table;
 #define NCL_X_(name) +1
-enum { NCL_KERNEL_TABLE_COUNT = 0 NCL_KERNEL_TABLE_LIST(NCL_X_) };
+enum { NCL_KERNEL_TABLE_COUNT = 0 NCL_KERNEL_TABLE_LIST(NCL_X_) NCL_KERNEL_TABLE_ONCE_LIST(NCL_X_) };
 #undef NCL_X_
 /* A variant's tables in NCL_KERNEL_TABLE_LIST order (ncl_tables.c):
    ncl_k_tables in the baseline, ncl_k_tables_avx2, ... in the others. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes kernels/rng/rng_zig_tables.h, the ziggurat tables of the normal
-and exponential samplers (rng_dists.c), run by hand when they change.
+and exponential samplers (rng_rejection.c), run by hand when they change.
 
 The samplers must give NumPy 1.24's values bit for bit, so they must use
 NumPy's tables: 12 tables of 256 entries, {k, w, f} x {normal, exponential}
@@ -215,7 +215,7 @@ def render(tables, provenance):
     w = out.append
     w("/*")
     w(" * rng_zig_tables.h: the ziggurat tables of the standard normal and")
-    w(" * exponential samplers (rng_dists.c), NumPy 1.24.2's, entry for entry.")
+    w(" * exponential samplers (rng_rejection.c), NumPy 1.24.2's, entry for entry.")
     w(" * Written by make_ziggurat.py (beside this file); do not edit by hand.")
     w(" *")
     w(" * k: the acceptance bound of each layer in units of the uniform's last")

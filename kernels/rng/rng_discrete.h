@@ -4,9 +4,9 @@
  * 1.24.2's Generator draws them (distributions.c: random_poisson,
  * random_binomial, random_interval; _generator.pyx: shuffle).
  *
- * Part of rng_dists.c, which includes it after its draws and loop macros;
- * nothing else may include it. The kernels are stamped there, once per
- * generator.
+ * Part of rng_rejection.c, which includes it after rng_draws.h's draws and
+ * loop macros; nothing else may include it. The kernels are stamped there,
+ * once per generator.
  *
  * Poisson: lam 0 is 0 without a draw; lam < 10 multiplies uniforms until
  * the product falls to exp(-lam); lam >= 10 is Hoermann's transformed

@@ -4,9 +4,10 @@
  * them (distributions.c: random_standard_gamma, random_standard_gamma_f,
  * random_gamma, random_beta).
  *
- * Part of rng_dists.c, which includes it after its draws and loop macros
- * (rng_work, rng_draws, the ziggurats, RNG_FILL*); nothing else may include
- * it. The kernels are stamped there, once per generator.
+ * Part of rng_rejection.c, which includes it after the ziggurats (the
+ * draws and loop macros, rng_work, rng_draws and RNG_FILL*, are
+ * rng_draws.h's); nothing else may include it. The kernels are stamped
+ * there, once per generator.
  *
  * Methods: shape 1 is the standard exponential (ziggurat) and shape 0 is 0
  * without a draw; shape < 1 is the Johnk-like rejection of one uniform and

@@ -1,6 +1,6 @@
 /*
  * rng_zig_tables.h: the ziggurat tables of the standard normal and
- * exponential samplers (rng_dists.c), NumPy 1.24.2's, entry for entry.
+ * exponential samplers (rng_rejection.c), NumPy 1.24.2's, entry for entry.
  * Written by make_ziggurat.py (beside this file); do not edit by hand.
  *
  * k: the acceptance bound of each layer in units of the uniform's last
