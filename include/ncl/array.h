@@ -24,6 +24,33 @@
  *
  * An array has at most NCL_MAXDIMS dimensions; its element count and its
  * byte extent fit in int64_t (checked when it is made, never wrapped).
+ *
+ * Pointers that are not arrays: every array carries a tag, set when it is
+ * made and overwritten when its last reference is released, just before
+ * its memory is freed. Every function that takes an NclArray pointer
+ * (an input, an array in NclParams or NclCreateParams, or a non-NULL
+ * `*out` to be written into) checks the tag before it reads anything
+ * else of the array, as do the Next functions hooks call; a pointer
+ * without it is refused with NCL_ERR_INVALID_ARGUMENT and the message
+ * "<function>: <parameter> is not an NclArray (a freed array, or another
+ * object)", and nothing is written. The functions that return no status
+ * (NclArrayRetain, NclArrayRelease and the accessors NclArrayNDim to
+ * NclArrayHandlerName) do nothing for such a pointer and return what they
+ * return for NULL, and leave that message as the calling thread's
+ * NclLastError (which they never change otherwise). A `*out` that a
+ * function only writes (NclFromData, NclCreate, the views, the imports)
+ * is never read, and needs no tag.
+ *
+ * What this catches, and what not: a pointer to readable memory that is
+ * not an array (another object, a buffer) is refused (unless its first 8
+ * bytes happen to hold the tag's value), and so is a released array as
+ * long as its memory is still readable and not yet reused for another
+ * array. It is a check of at least 8 readable bytes,
+ * made on a best-effort basis, not a guarantee: a pointer to memory that
+ * is not readable (unmapped, or freed back to the system) still faults,
+ * a released array whose memory now holds a new array is that new array,
+ * and reading freed memory is itself an error under AddressSanitizer or
+ * Valgrind. The check costs one load and compare per array per call.
  * @{
  */
 #ifndef NCL_ARRAY_H
@@ -144,61 +171,78 @@ NCL_API NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape
 /**
  * Adds a reference to a (atomic: arrays may be shared read-only across
  * threads). Each reference is dropped with NclArrayRelease.
- * @param a  an array; NULL is ignored.
+ * @param a  an array; NULL is ignored. A pointer that is not an array
+ *           (see above) is ignored too, with the message left in
+ *           NclLastError.
  */
 NCL_API void NclArrayRetain(NclArray *a);
 /**
- * Drops a reference (atomic). The last one frees the array, and the data
- * too when no other array or view shares it.
- * @param a  an array; NULL is fine.
+ * Drops a reference (atomic). The last one clears the array's tag and
+ * frees the array, and the data too when no other array or view shares it.
+ * @param a  an array; NULL is fine. A pointer that is not an array (see
+ *           above: a second release of a freed array, for one, while its
+ *           memory is readable) is ignored, with the message left in
+ *           NclLastError.
  */
 NCL_API void NclArrayRelease(NclArray *a);
 
 /** Number of dimensions.
     @param a  an array, or NULL.
-    @return 0..NCL_MAXDIMS; 0 for NULL. */
+    @return 0..NCL_MAXDIMS; 0 for NULL, and for a pointer that is not
+            an array (with the message in NclLastError). */
 NCL_API int NclArrayNDim(const NclArray *a);
 /** The extents.
     @param a  an array, or NULL.
     @return NclArrayNDim(a) extents, owned by the array and valid while it
-            lives; NULL for NULL. */
+            lives; NULL for NULL, and for a pointer that is not an array
+            (with the message in NclLastError). */
 NCL_API const int64_t *NclArrayShape(const NclArray *a);
 /** The strides, in bytes (any sign, zero where broadcast).
     @param a  an array, or NULL.
     @return NclArrayNDim(a) strides, owned by the array and valid while it
-            lives; NULL for NULL. */
+            lives; NULL for NULL, and for a pointer that is not an array
+            (with the message in NclLastError). */
 NCL_API const int64_t *NclArrayStrides(const NclArray *a);
 /** The element type.
     @param a  an array, or NULL.
-    @return the dtype; NCL_DTYPE_DEFAULT for NULL. */
+    @return the dtype; NCL_DTYPE_DEFAULT for NULL, and for a pointer that
+            is not an array (with the message in NclLastError). */
 NCL_API NclDType NclArrayDType(const NclArray *a);
 /** Where the elements are.
     @param a  an array, or NULL.
     @return the address of the first element (may be NULL for an empty
-            wrapped array); NULL for NULL. */
+            wrapped array); NULL for NULL, and for a pointer that is not
+            an array (with the message in NclLastError). */
 NCL_API void *NclArrayData(const NclArray *a);
 /** Number of elements.
     @param a  an array, or NULL.
-    @return the product of the extents (1 for a 0-d array); 0 for NULL. */
+    @return the product of the extents (1 for a 0-d array); 0 for NULL,
+            and for a pointer that is not an array (with the message in
+            NclLastError). */
 NCL_API int64_t NclArraySize(const NclArray *a);
 /** The flags.
     @param a  an array, or NULL.
-    @return NCL_ARRAY_* bits; 0 for NULL. */
+    @return NCL_ARRAY_* bits; 0 for NULL, and for a pointer that is not
+            an array (with the message in NclLastError). */
 NCL_API uint32_t NclArrayFlags(const NclArray *a);
 /** Where the memory lives.
     @param a  an array, or NULL.
-    @return the kind; NCL_MEM_UNKNOWN for NULL. */
+    @return the kind; NCL_MEM_UNKNOWN for NULL, and for a pointer that is
+            not an array (with the message in NclLastError). */
 NCL_API NclMemKind NclArrayMemKind(const NclArray *a);
 /** The device the memory belongs to.
     @param a  an array, or NULL.
     @return the id NclFromDataKind was given (0 for memory NCLib
-            allocated); -1 for NULL. */
+            allocated); -1 for NULL, and for a pointer that is not an
+            array (with the message in NclLastError). */
 NCL_API int NclArrayDeviceId(const NclArray *a);
 /** NEP 49 get_handler_name: the name of the handler that allocated the
     data.
     @param a  an array, or NULL.
     @return the handler's NclMemHandler::name, valid while the handler is;
-            NULL for wrapped foreign memory and views of it, and for NULL. */
+            NULL for wrapped foreign memory and views of it, for NULL,
+            and for a pointer that is not an array (with the message in
+            NclLastError). */
 NCL_API const char *NclArrayHandlerName(const NclArray *a);
 
 /**
@@ -217,7 +261,8 @@ NCL_API const char *NclArrayHandlerName(const NclArray *a);
  * @param out    receives a new view (reference count 1); untouched on
  *               failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or a step of zero.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, a not an array, or a
+ *                                   step of zero.
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclArraySlice(const NclArray *a, const int64_t *start,
@@ -233,7 +278,7 @@ NCL_API NclStatus NclArraySlice(const NclArray *a, const int64_t *start,
  * @param out   receives a new view (reference count 1); untouched on
  *              failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or a not an array.
  * @retval NCL_ERR_AXIS       an axis out of range or repeated.
  * @retval NCL_ERR_NO_MEMORY
  */
@@ -252,8 +297,8 @@ NCL_API NclStatus NclArrayTranspose(const NclArray *a, const int *axes, NclArray
  * @param out    receives a new view or array (reference count 1);
  *               untouched on failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or shape NULL with
- *                                   ndim > 0.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, a not an array, or
+ *                                   shape NULL with ndim > 0.
  * @retval NCL_ERR_SHAPE      ndim out of range, a second -1 or another
  *         negative extent, or an element count that differs from a's or
  *         int64 cannot hold.
@@ -272,8 +317,8 @@ NCL_API NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *sh
  * @param out    receives a new read-only view (reference count 1);
  *               untouched on failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or shape NULL with
- *                                   ndim > 0.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, a not an array, or
+ *                                   shape NULL with ndim > 0.
  * @retval NCL_ERR_SHAPE      ndim out of range, a negative extent, or an
  *                            element count int64 cannot hold.
  * @retval NCL_ERR_BROADCAST  ndim below a's, or an extent of a other than 1

@@ -89,8 +89,8 @@ NCL_BEGIN_DECLS
  * @param array   receives the data; on failure left released (release
  *                NULL).
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a, schema or array NULL, or a valid of
- *                                   another dtype or shape.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a, schema or array NULL, a or valid
+ *         not an array, or a valid of another dtype or shape.
  * @retval NCL_ERR_DEVICE_MEMORY  a or valid in device or unknown memory.
  * @retval NCL_ERR_SHAPE  a's elements have more bytes than int64 can count
  *         (a view with zero strides).

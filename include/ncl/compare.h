@@ -95,7 +95,9 @@ typedef NclStatus (*NclCompareHookFn)(NclHook *self, NclCompareOp op, const NclA
  * @param out     as NclCompare.
  * @param params  as NclCompare.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or an array given
+ *         (an input, a non-NULL *out, params->where) is not an array
+ *         (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

@@ -94,7 +94,9 @@ typedef NclStatus (*NclConvertHookFn)(NclHook *self, NclConvertOp op, const NclA
  * @param out     as NclConvert.
  * @param params  as NclConvert.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or an array given
+ *         (an input, a non-NULL *out, params->where) is not an array
+ *         (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

@@ -120,7 +120,7 @@ typedef struct NclCreateParams {
  *         ARANGE with a start, stop or step that is not finite, a step of
  *         0, or a bool arange of more than 2 elements; LINSPACE with num <
  *         0; EYE with ndim other than 1 or 2, or shape NULL; COPY without
- *         src.
+ *         src, or with a src that is not an array (ncl/array.h).
  * @retval NCL_ERR_SHAPE  ndim outside 0..NCL_MAXDIMS, a negative extent,
  *         or an element count or byte size int64 cannot hold (an ARANGE
  *         too long included).
@@ -213,7 +213,8 @@ typedef NclStatus (*NclCreateHookFn)(NclHook *self, NclCreateOp op, const NclCre
  * @param p     as NclCreate.
  * @param out   as NclCreate.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or COPY with a p->src
+ *         that is not an array (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

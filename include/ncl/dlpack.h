@@ -154,7 +154,7 @@ NCL_BEGIN_DECLS
  *             a until (*out)->deleter(*out) is called, exactly once, from
  *             any thread. NULL on failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or a not an array.
  * @retval NCL_ERR_DEVICE_MEMORY  a in device or unknown memory.
  * @retval NCL_ERR_UNSUPPORTED  a stride that is not a whole number of
  *                              elements.
@@ -168,7 +168,7 @@ NCL_API NclStatus NclToDLPack(const NclArray *a, DLManagedTensorVersioned **out)
  * @param a    the array.
  * @param out  receives the tensor, as NclToDLPack; NULL on failure.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or out NULL, or a not an array.
  * @retval NCL_ERR_READONLY  a is not writeable.
  * @retval NCL_ERR_DEVICE_MEMORY  a in device or unknown memory.
  * @retval NCL_ERR_UNSUPPORTED  a stride that is not a whole number of

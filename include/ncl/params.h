@@ -26,6 +26,11 @@
  *   itself is refused).
  * - With NclParams::where, output elements where the mask is false are left
  *   unchanged in a provided output and are zero in an allocated one.
+ * - Every array given (the inputs, a provided `*out`, NclParams::where) must
+ *   be an NclArray: a pointer that is not one (another object, a released
+ *   array; see @ref ncl_arrays) is refused with NCL_ERR_INVALID_ARGUMENT
+ *   before any hook sees the call, with nothing written, and so is one a
+ *   hook passes to a Next function.
  *
  * Every call enters its subsystem's level-1 hook chain (@ref ncl_hooks),
  * whose last node is NCLib's default implementation; the statuses listed

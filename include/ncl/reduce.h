@@ -131,7 +131,9 @@ typedef NclStatus (*NclReduceHookFn)(NclHook *self, NclReduceOp op, const NclArr
  * @param out     as NclReduce.
  * @param params  as NclReduce.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or an array given
+ *         (an input, a non-NULL *out, params->where) is not an array
+ *         (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

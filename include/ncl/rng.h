@@ -438,7 +438,9 @@ typedef NclStatus (*NclRngHookFn)(NclHook *self, NclRngOp op, NclRngGen *gen, co
  * @param out     as NclRng.
  * @param params  as NclRng.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or an array given
+ *         (an input, a non-NULL *out, params->where) is not an array
+ *         (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

@@ -97,7 +97,9 @@ typedef NclStatus (*NclTernaryHookFn)(NclHook *self, NclTernaryOp op, const NclA
  * @param out     as NclTernary.
  * @param params  as NclTernary.
  * @return what the next node returns, or:
- * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL.
+ * @retval NCL_ERR_INVALID_ARGUMENT  self is NULL, or an array given
+ *         (an input, a non-NULL *out, params->where) is not an array
+ *         (ncl/array.h).
  * @retval NCL_ERR_HOOK  self is the default implementation, which nothing
  *                       follows.
  */

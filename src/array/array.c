@@ -11,12 +11,25 @@
 #include <string.h>
 #include "array/ncl_array.h"
 
+/* ---- the tag ----------------------------------------------------------------- */
+
+/* The accessors that return no status: a bad tag leaves the message and
+   makes them return as for NULL. */
+static int accessor_ok(const char *who, const NclArray *a)
+{
+    if (a == NULL) return 0;
+    if (NCL_LIKELY(ncl_array_tag(a) == NCL_ARRAY_MAGIC)) return 1;
+    (void)ncl_array_check(who, "a", a);
+    return 0;
+}
+
 /* ---- construction ------------------------------------------------------------ */
 
 static NclArray *array_new(int ndim)
 {
     NclArray *a = (NclArray *)malloc(sizeof *a + 2 * (size_t)ndim * sizeof(int64_t));
     if (a == NULL) return NULL;
+    a->magic = NCL_ARRAY_MAGIC;
     atomic_init(&a->refs, 1);
     a->shape = a->dims;
     a->strides = a->dims + ndim;
@@ -272,30 +285,63 @@ NclStatus NclFromData(NclDType dtype, int ndim, const int64_t *shape, const int6
 
 void NclArrayRetain(NclArray *a)
 {
-    if (a != NULL) atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
+    if (accessor_ok("NclArrayRetain", a))
+        atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
 }
 
 void NclArrayRelease(NclArray *a)
 {
-    if (a == NULL) return;
+    if (!accessor_ok("NclArrayRelease", a)) return;
     if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) != 1) return;
     ncl_buffer_release(a->buf);
+    /* Cleared before the free, so a later call with this pointer is
+       refused while the memory stays readable. Volatile: a store just
+       before free() is otherwise a dead store the compiler may drop. */
+    *(volatile uint64_t *)&a->magic = NCL_ARRAY_DEAD;
     free(a);
 }
 
-int NclArrayNDim(const NclArray *a) { return a != NULL ? a->ndim : 0; }
-const int64_t *NclArrayShape(const NclArray *a) { return a != NULL ? a->shape : NULL; }
-const int64_t *NclArrayStrides(const NclArray *a) { return a != NULL ? a->strides : NULL; }
-NclDType NclArrayDType(const NclArray *a) { return a != NULL ? a->dtype : NCL_DTYPE_DEFAULT; }
-void *NclArrayData(const NclArray *a) { return a != NULL ? a->data : NULL; }
-int64_t NclArraySize(const NclArray *a) { return a != NULL ? a->size : 0; }
-uint32_t NclArrayFlags(const NclArray *a) { return a != NULL ? a->flags : 0; }
-NclMemKind NclArrayMemKind(const NclArray *a) { return a != NULL ? a->kind : NCL_MEM_UNKNOWN; }
-int NclArrayDeviceId(const NclArray *a) { return a != NULL ? a->device_id : -1; }
+int NclArrayNDim(const NclArray *a)
+{
+    return accessor_ok("NclArrayNDim", a) ? a->ndim : 0;
+}
+const int64_t *NclArrayShape(const NclArray *a)
+{
+    return accessor_ok("NclArrayShape", a) ? a->shape : NULL;
+}
+const int64_t *NclArrayStrides(const NclArray *a)
+{
+    return accessor_ok("NclArrayStrides", a) ? a->strides : NULL;
+}
+NclDType NclArrayDType(const NclArray *a)
+{
+    return accessor_ok("NclArrayDType", a) ? a->dtype : NCL_DTYPE_DEFAULT;
+}
+void *NclArrayData(const NclArray *a)
+{
+    return accessor_ok("NclArrayData", a) ? a->data : NULL;
+}
+int64_t NclArraySize(const NclArray *a)
+{
+    return accessor_ok("NclArraySize", a) ? a->size : 0;
+}
+uint32_t NclArrayFlags(const NclArray *a)
+{
+    return accessor_ok("NclArrayFlags", a) ? a->flags : 0;
+}
+NclMemKind NclArrayMemKind(const NclArray *a)
+{
+    return accessor_ok("NclArrayMemKind", a) ? a->kind : NCL_MEM_UNKNOWN;
+}
+int NclArrayDeviceId(const NclArray *a)
+{
+    return accessor_ok("NclArrayDeviceId", a) ? a->device_id : -1;
+}
 
 const char *NclArrayHandlerName(const NclArray *a)
 {
-    if (a == NULL || a->buf == NULL || a->buf->handler == NULL) return NULL;
+    if (!accessor_ok("NclArrayHandlerName", a) || a->buf == NULL || a->buf->handler == NULL)
+        return NULL;
     return a->buf->handler->name;
 }
 
@@ -344,6 +390,8 @@ NclStatus NclArraySlice(const NclArray *a, const int64_t *start, const int64_t *
     static const char who[] = "NclArraySlice";
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk != NCL_OK) return chk;
     const int nd = a->ndim;
     int64_t shape[NCL_MAXDIMS], strides[NCL_MAXDIMS], off = 0;
     for (int i = 0; i < nd; i++) {
@@ -377,6 +425,8 @@ NclStatus NclArrayTranspose(const NclArray *a, const int *axes, NclArray **out)
     static const char who[] = "NclArrayTranspose";
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk != NCL_OK) return chk;
     const int nd = a->ndim;
     int64_t shape[NCL_MAXDIMS], strides[NCL_MAXDIMS];
     unsigned char seen[NCL_MAXDIMS] = {0};
@@ -506,7 +556,9 @@ NclStatus NclArrayBroadcastTo(const NclArray *a, int ndim, const int64_t *shape,
     char b1[NCL_SHAPE_STR], b2[NCL_SHAPE_STR];
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
-    NclStatus s = ncl_shape_check(who, ndim, shape, NULL);
+    NclStatus s = ncl_array_check(who, "a", a);
+    if (s != NCL_OK) return s;
+    s = ncl_shape_check(who, ndim, shape, NULL);
     if (s != NCL_OK) return s;
     if (ndim < a->ndim)
         return ncl_error(NCL_ERR_BROADCAST, "%s: an array of shape %s cannot be broadcast to "

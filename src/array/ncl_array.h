@@ -20,6 +20,7 @@ NclStatus ncl_shape_check(const char *who, int ndim, const int64_t *shape, int64
 /* ---- arrays (array.c) ----------------------------------------------------- */
 
 struct NclArray {
+    uint64_t magic;         /* NCL_ARRAY_MAGIC while the array lives (core/ncl_core.h) */
     atomic_long refs;
     NclDType dtype;
     int ndim;
@@ -34,6 +35,18 @@ struct NclArray {
     int64_t *strides;       /* -> dims[ndim .. 2 ndim) */
     int64_t dims[];
 };
+
+/* Whether a is a live NclArray: its first word is NCL_ARRAY_MAGIC
+   (core/ncl_core.h). NCL_OK, or NCL_ERR_INVALID_ARGUMENT with the message
+   "who: what is not an NclArray (a freed array, or another object)". The
+   check every public entry point makes on each array it is given (inputs,
+   and a non-NULL *out to be written into) before anything else reads it.
+   a must point to at least 8 readable bytes: foreign objects and freed
+   arrays whose memory is still mapped are refused; memory that is not
+   readable cannot be told apart and still faults. NULL passes (NCL_OK):
+   each entry point refuses or accepts NULL as it did before. Defined in
+   core/error.c (ncl_array_tag_ok is the test without the message). */
+NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a);
 
 /* A new array owning fresh memory from the current handler: C or F order,
    zeroed when zero is set. shape must already be valid (ncl_shape_check). */

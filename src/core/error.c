@@ -31,6 +31,13 @@ NclStatus ncl_error(NclStatus s, const char *fmt, ...)
     return s;
 }
 
+NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a)
+{
+    if (NCL_LIKELY(ncl_array_tag_ok(a))) return NCL_OK;
+    return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is not an NclArray (a freed array, or "
+                     "another object)", who, what);
+}
+
 const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape)
 {
     size_t cap = NCL_SHAPE_STR, len = 0;

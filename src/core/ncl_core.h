@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "ncl.h"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -79,6 +80,32 @@ NclStatus ncl_error(NclStatus s, const char *fmt, ...) NCL_PRINTF(2, 3);
 /* Writes "(3,4)" / "()" / "(5,)" into buf (at least NCL_SHAPE_STR bytes). */
 #define NCL_SHAPE_STR 160
 const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape);
+
+/* ---- the array tag (error.c) ---------------------------------------------- */
+
+/* Every live NclArray begins with this word ("NCLARRAY" in ASCII; struct
+   NclArray in array/ncl_array.h); it is overwritten with NCL_ARRAY_DEAD
+   just before the struct is freed. It is defined here, below array/, so
+   that the hook chains' entry points (hooks/) can check the arrays they
+   are given without the struct. */
+#define NCL_ARRAY_MAGIC UINT64_C(0x4e434c4152524159)
+#define NCL_ARRAY_DEAD UINT64_C(0x6465616461727279)
+
+/* The first word of a (at least 8 readable bytes; any alignment). */
+NCL_INLINE uint64_t ncl_array_tag(const NclArray *a)
+{
+    uint64_t w;
+    memcpy(&w, (const void *)a, sizeof w);
+    return w;
+}
+/* Whether a passes ncl_array_check: NULL or a live array. */
+NCL_INLINE int ncl_array_tag_ok(const NclArray *a)
+{
+    return a == NULL || ncl_array_tag(a) == NCL_ARRAY_MAGIC;
+}
+/* Documented with its declaration in array/ncl_array.h; declared here too
+   for hooks/. */
+NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a);
 
 /* ---- names (dtype.c) ------------------------------------------------------ */
 

@@ -55,6 +55,8 @@ NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *shape, Ncl
     static const char who[] = "NclArrayReshape";
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk != NCL_OK) return chk;
     int64_t ns[NCL_MAXDIMS];
     NclArray *view = NULL;
     NclStatus s = ncl_array_reshape_view(who, a, ndim, shape, ns, &view);

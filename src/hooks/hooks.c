@@ -47,6 +47,7 @@ NCL_URCU_READER_DECL;
 #endif
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "hooks/hook_chain.h"
@@ -308,15 +309,76 @@ int ncl_hooks_in_reader(void) { return ncl_tls.depth > 0 || walk_depth > 0; }
 
 /* ---- public entry points ----------------------------------------------------- */
 
-/* Nothing is validated here: the default validates, so a hook sees exactly
-   what the caller passed. */
+/* Nothing is validated here but the arrays' tags (ncl_array_check): the
+   default validates the rest, so a hook sees exactly what the caller passed,
+   and never an object that is not an array. The tags are checked inside
+   the bracket, so a refused call ends as any failed call does. */
+
+/* The where of params, when params reaches that far (a shorter struct is
+   the default's to refuse). */
+NCL_INLINE const NclArray *where_of(const NclParams *params)
+{
+    if (params == NULL ||
+        params->size < offsetof(NclParams, where) + sizeof params->where)
+        return NULL;
+    return params->where;
+}
+
+/* The message of a refused tag: the first array of the call that is not
+   one, named as the caller's parameter. */
+static NCL_NOINLINE NclStatus bad_array(const char *fn, NclSubsystem sub, int op,
+                                        const NclArray *a, const NclArray *b,
+                                        const NclArray *c, const NclArray *o,
+                                        const NclArray *w)
+{
+    char who[64];
+    snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(sub, op));
+    const NclArray *const arr[5] = {a, b, c, o, w};
+    static const char *const names[5] = {"a", "b", "c", "*out", "params->where"};
+    for (int i = 0; i < 5; i++) {
+        NclStatus s = ncl_array_check(who, names[i], arr[i]);
+        if (s != NCL_OK) return s;
+    }
+    return NCL_OK;
+}
+
+/* The arrays of a subsystem call (b and c NULL where it has none): its
+   inputs, a provided output, and params->where. One load and compare per
+   array. */
+NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, const NclArray *a,
+                                  const NclArray *b, const NclArray *c, NclArray **out,
+                                  const NclParams *params)
+{
+    const NclArray *const o = out ? *out : NULL;
+    const NclArray *const w = where_of(params);
+    if (NCL_LIKELY(ncl_array_tag_ok(a) && ncl_array_tag_ok(b) && ncl_array_tag_ok(c) &&
+                   ncl_array_tag_ok(o) && ncl_array_tag_ok(w)))
+        return NCL_OK;
+    return bad_array(fn, sub, op, a, b, c, o, w);
+}
+
+/* Create reads an array only as COPY's params->src (Create's *out is never
+   read). */
+NCL_INLINE NclStatus check_create(const char *fn, NclCreateOp op, const NclCreateParams *p)
+{
+    if (op != NCL_CREATE_COPY || p == NULL ||
+        p->size < offsetof(NclCreateParams, src) + sizeof p->src)
+        return NCL_OK;
+    if (NCL_LIKELY(ncl_array_tag_ok(p->src))) return NCL_OK;
+    char who[64];
+    snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(NCL_SUBSYSTEM_CREATE, (int)op));
+    return ncl_array_check(who, "params->src", p->src);
+}
 
 NclStatus NclCreate(NclCreateOp op, const NclCreateParams *p, NclArray **out)
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_CREATE);
-    NclStatus st = h->fn.create(h, op, p, out);
+    NclStatus st = check_create("NclCreate", op, p);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_CREATE);
+        st = h->fn.create(h, op, p, out);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_CREATE, (int)op, out, given);
 }
 
@@ -324,8 +386,12 @@ NclStatus NclConvert(NclConvertOp op, const NclArray *a, NclArray **out, const N
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_CONVERT);
-    NclStatus st = h->fn.convert(h, op, a, out, params);
+    NclStatus st = check_arrays("NclConvert", NCL_SUBSYSTEM_CONVERT, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_CONVERT);
+        st = h->fn.convert(h, op, a, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_CONVERT, (int)op, out, given);
 }
 
@@ -334,8 +400,12 @@ NclStatus NclCompare(NclCompareOp op, const NclArray *a, const NclArray *b, NclA
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_COMPARE);
-    NclStatus st = h->fn.compare(h, op, a, b, out, params);
+    NclStatus st = check_arrays("NclCompare", NCL_SUBSYSTEM_COMPARE, (int)op,
+                                a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_COMPARE);
+        st = h->fn.compare(h, op, a, b, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_COMPARE, (int)op, out, given);
 }
 
@@ -343,8 +413,12 @@ NclStatus NclIsUnary(NclIsUnaryOp op, const NclArray *a, NclArray **out, const N
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_ISUNARY);
-    NclStatus st = h->fn.isunary(h, op, a, out, params);
+    NclStatus st = check_arrays("NclIsUnary", NCL_SUBSYSTEM_ISUNARY, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_ISUNARY);
+        st = h->fn.isunary(h, op, a, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_ISUNARY, (int)op, out, given);
 }
 
@@ -352,8 +426,12 @@ NclStatus NclUnary(NclUnaryOp op, const NclArray *a, NclArray **out, const NclPa
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
-    NclStatus st = h->fn.unary(h, op, a, out, params);
+    NclStatus st = check_arrays("NclUnary", NCL_SUBSYSTEM_UNARY, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
+        st = h->fn.unary(h, op, a, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_UNARY, (int)op, out, given);
 }
 
@@ -362,8 +440,12 @@ NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArr
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
-    NclStatus st = h->fn.binary(h, op, a, b, out, params);
+    NclStatus st = check_arrays("NclBinary", NCL_SUBSYSTEM_BINARY, (int)op,
+                                a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
+        st = h->fn.binary(h, op, a, b, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_BINARY, (int)op, out, given);
 }
 
@@ -372,8 +454,11 @@ NclStatus NclTernary(NclTernaryOp op, const NclArray *a, const NclArray *b, cons
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_TERNARY);
-    NclStatus st = h->fn.ternary(h, op, a, b, c, out, params);
+    NclStatus st = check_arrays("NclTernary", NCL_SUBSYSTEM_TERNARY, (int)op, a, b, c, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_TERNARY);
+        st = h->fn.ternary(h, op, a, b, c, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_TERNARY, (int)op, out, given);
 }
 
@@ -381,8 +466,12 @@ NclStatus NclReduce(NclReduceOp op, const NclArray *a, NclArray **out, const Ncl
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_REDUCE);
-    NclStatus st = h->fn.reduce(h, op, a, out, params);
+    NclStatus st = check_arrays("NclReduce", NCL_SUBSYSTEM_REDUCE, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_REDUCE);
+        st = h->fn.reduce(h, op, a, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_REDUCE, (int)op, out, given);
 }
 
@@ -390,8 +479,11 @@ NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const NclPara
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_SORT);
-    NclStatus st = h->fn.sort(h, op, a, out, params);
+    NclStatus st = check_arrays("NclSort", NCL_SUBSYSTEM_SORT, (int)op, a, NULL, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_SORT);
+        st = h->fn.sort(h, op, a, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_SORT, (int)op, out, given);
 }
 
@@ -400,8 +492,11 @@ NclStatus NclMask(NclMaskOp op, const NclArray *a, const NclArray *b, NclArray *
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_MASK);
-    NclStatus st = h->fn.mask(h, op, a, b, out, params);
+    NclStatus st = check_arrays("NclMask", NCL_SUBSYSTEM_MASK, (int)op, a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_MASK);
+        st = h->fn.mask(h, op, a, b, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_MASK, (int)op, out, given);
 }
 
@@ -410,8 +505,11 @@ NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray 
 {
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
-    NclHook *h = chain_first(NCL_SUBSYSTEM_RNG);
-    NclStatus st = h->fn.rng(h, op, gen, a, b, out, params);
+    NclStatus st = check_arrays("NclRng", NCL_SUBSYSTEM_RNG, (int)op, a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_RNG);
+        st = h->fn.rng(h, op, gen, a, b, out, params);
+    }
     return call_leave_out(t, st, NCL_SUBSYSTEM_RNG, (int)op, out, given);
 }
 
@@ -440,6 +538,8 @@ NclStatus NclCreateNext(NclHook *self, NclCreateOp op, const NclCreateParams *p,
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclCreateNext", self);
+    NclStatus st = check_create("NclCreateNext", op, p);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.create(h, op, p, out);
 }
 
@@ -448,6 +548,9 @@ NclStatus NclConvertNext(NclHook *self, NclConvertOp op, const NclArray *a, NclA
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclConvertNext", self);
+    NclStatus st = check_arrays("NclConvertNext", NCL_SUBSYSTEM_CONVERT, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.convert(h, op, a, out, params);
 }
 
@@ -456,6 +559,9 @@ NclStatus NclCompareNext(NclHook *self, NclCompareOp op, const NclArray *a, cons
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclCompareNext", self);
+    NclStatus st = check_arrays("NclCompareNext", NCL_SUBSYSTEM_COMPARE, (int)op,
+                                a, b, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.compare(h, op, a, b, out, params);
 }
 
@@ -464,6 +570,9 @@ NclStatus NclIsUnaryNext(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclA
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclIsUnaryNext", self);
+    NclStatus st = check_arrays("NclIsUnaryNext", NCL_SUBSYSTEM_ISUNARY, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.isunary(h, op, a, out, params);
 }
 
@@ -472,6 +581,9 @@ NclStatus NclUnaryNext(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclUnaryNext", self);
+    NclStatus st = check_arrays("NclUnaryNext", NCL_SUBSYSTEM_UNARY, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.unary(h, op, a, out, params);
 }
 
@@ -480,6 +592,9 @@ NclStatus NclBinaryNext(NclHook *self, NclBinaryOp op, const NclArray *a, const 
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclBinaryNext", self);
+    NclStatus st = check_arrays("NclBinaryNext", NCL_SUBSYSTEM_BINARY, (int)op,
+                                a, b, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.binary(h, op, a, b, out, params);
 }
 
@@ -488,6 +603,9 @@ NclStatus NclTernaryNext(NclHook *self, NclTernaryOp op, const NclArray *a, cons
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclTernaryNext", self);
+    NclStatus st = check_arrays("NclTernaryNext", NCL_SUBSYSTEM_TERNARY, (int)op,
+                                a, b, c, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.ternary(h, op, a, b, c, out, params);
 }
 
@@ -496,6 +614,9 @@ NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a, NclArr
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclReduceNext", self);
+    NclStatus st = check_arrays("NclReduceNext", NCL_SUBSYSTEM_REDUCE, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.reduce(h, op, a, out, params);
 }
 
@@ -504,6 +625,9 @@ NclStatus NclSortNext(NclHook *self, NclSortOp op, const NclArray *a, NclArray *
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclSortNext", self);
+    NclStatus st = check_arrays("NclSortNext", NCL_SUBSYSTEM_SORT, (int)op,
+                                a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.sort(h, op, a, out, params);
 }
 
@@ -512,6 +636,9 @@ NclStatus NclMaskNext(NclHook *self, NclMaskOp op, const NclArray *a, const NclA
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclMaskNext", self);
+    NclStatus st = check_arrays("NclMaskNext", NCL_SUBSYSTEM_MASK, (int)op,
+                                a, b, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.mask(h, op, a, b, out, params);
 }
 
@@ -520,6 +647,8 @@ NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray 
 {
     NclHook *h = next_of(self);
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclRngNext", self);
+    NclStatus st = check_arrays("NclRngNext", NCL_SUBSYSTEM_RNG, (int)op, a, b, NULL, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.rng(h, op, gen, a, b, out, params);
 }
 

@@ -194,6 +194,9 @@ NclStatus NclToArrow(const NclArray *a, const NclArray *valid, struct ArrowSchem
     if (a == NULL || schema == NULL || array == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who,
                          a == NULL ? "a" : schema == NULL ? "schema" : "array");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk == NCL_OK) chk = ncl_array_check(who, "valid", valid);
+    if (chk != NCL_OK) return chk;
     if (a->kind == NCL_MEM_DEVICE || a->kind == NCL_MEM_UNKNOWN ||
         (valid && (valid->kind == NCL_MEM_DEVICE || valid->kind == NCL_MEM_UNKNOWN)))
         return ncl_error(NCL_ERR_DEVICE_MEMORY, "%s: device or unknown memory cannot be exported",

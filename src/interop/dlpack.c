@@ -123,6 +123,8 @@ NclStatus NclToDLPack(const NclArray *a, DLManagedTensorVersioned **out)
     if (out) *out = NULL;
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk != NCL_OK) return chk;
     export_block *b;
     NclStatus st = export_block_new(who, a, &b);
     if (st) return st;
@@ -143,6 +145,8 @@ NclStatus NclToDLPackLegacy(const NclArray *a, DLManagedTensor **out)
     if (out) *out = NULL;
     if (a == NULL || out == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, a ? "out" : "a");
+    NclStatus chk = ncl_array_check(who, "a", a);
+    if (chk != NCL_OK) return chk;
     if (!(a->flags & NCL_ARRAY_WRITEABLE))
         return ncl_error(NCL_ERR_READONLY,
                          "%s: the array is read-only, which the legacy DLManagedTensor cannot "
