@@ -30,6 +30,7 @@
 #include "ncl/hooks.h"
 #include "ncl/dlpack.h"
 #include "ncl/arrow.h"
+#include "ncl/npy.h"
 #include "ncl/api.h"
 
 #endif /* NCL_H */

@@ -287,8 +287,36 @@ static NclStatus c_arrow(int next, const NclArray *const *in, NclArray **out, co
     return NclToArrow(in[0], in[1], &arrow_out.schema, &arrow_out.array);
 }
 
+/* Element access, printing and saving: their results are not arrays. */
+static NclStatus c_getitem(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    (void)next, (void)p, (void)out;
+    double v = 0;
+    return NclArrayGetItem(in[0], NCL_DIMS(1), &v);
+}
+static NclStatus c_setitem(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    (void)next, (void)p, (void)out;
+    const double v = 1.5;
+    return NclArraySetItem((NclArray *)in[0], NCL_DIMS(1), &v);
+}
+static NclStatus c_format(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    (void)next, (void)p, (void)out;
+    char buf[256];
+    size_t len = 0;
+    return NclArrayFormat(in[0], buf, sizeof buf, &len);
+}
+#define TAG_NPY "test_array_tag.npy"
+static NclStatus c_save_npy(int next, const NclArray *const *in, NclArray **out,
+                            const NclParams *p)
+{
+    (void)next, (void)p, (void)out;
+    return NclSaveNpy(in[0], TAG_NPY);
+}
+
 /* What an entry's result is, for the cleanup after a call that succeeds. */
-typedef enum result { R_ARRAY, R_DLPACK, R_DLPACK_LEGACY, R_ARROW } result;
+typedef enum result { R_ARRAY, R_DLPACK, R_DLPACK_LEGACY, R_ARROW, R_NONE, R_FILE } result;
 
 typedef struct entry {
     const char *who;        /* the message's function, as "NclBinary(add)" */
@@ -347,6 +375,14 @@ static const entry entries[] = {
      0, 0, R_DLPACK_LEGACY},
     {"NclToArrow", NULL, NCL_SUBSYSTEM_CREATE, c_arrow, 2, {"a", "valid"}, {F64, BOOL}, F64, 0,
      0, 0, R_ARROW},
+    {"NclArrayGetItem", NULL, NCL_SUBSYSTEM_CREATE, c_getitem, 1, {"a"}, {F64}, F64, 0, 0, 0,
+     R_NONE},
+    {"NclArraySetItem", NULL, NCL_SUBSYSTEM_CREATE, c_setitem, 1, {"a"}, {F64}, F64, 0, 0, 0,
+     R_NONE},
+    {"NclArrayFormat", NULL, NCL_SUBSYSTEM_CREATE, c_format, 1, {"a"}, {F64}, F64, 0, 0, 0,
+     R_NONE},
+    {"NclSaveNpy", NULL, NCL_SUBSYSTEM_CREATE, c_save_npy, 1, {"a"}, {F64}, F64, 0, 0, 0,
+     R_FILE},
 };
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
@@ -411,6 +447,8 @@ static void result_free(const entry *e, void *made)
         if (arrow_out.array.release) arrow_out.array.release(&arrow_out.array);
         if (arrow_out.schema.release) arrow_out.schema.release(&arrow_out.schema);
         break;
+    case R_NONE: break;
+    case R_FILE: remove(TAG_NPY); break;
     }
 }
 
@@ -485,7 +523,11 @@ static void check_entry(const entry *e, int next)
                     ck_assert_msg(arrow_out.schema.release == NULL &&
                                   arrow_out.array.release == NULL,
                                   "%s: an export was made", what);
-                else
+                else if (e->res == R_FILE) {
+                    FILE *made = fopen(TAG_NPY, "rb");
+                    if (made) fclose(made);
+                    ck_assert_msg(made == NULL, "%s: a file was written", what);
+                } else
                     ck_assert_msg(after == NULL, "%s: an export was made", what);
                 if (g.prov)
                     ck_assert_msg(ncl_test_hash(g.prov) == h, "%s: the output was written",

@@ -31,6 +31,7 @@
 #include "hooks.h"
 #include "dlpack.h"
 #include "arrow.h"
+#include "npy.h"
 
 NCL_BEGIN_DECLS
 
@@ -205,7 +206,12 @@ NCL_BEGIN_DECLS
                                   size_t *size))                                           \
     X(NclStatus, RngGenSetState, (NclRngGen *g, const void *buf, size_t size))             \
     X(NclStatus, RngGenFromKey, (NclBitGen kind, const uint32_t *key, size_t nkey,         \
-                                 uint64_t word_lo, uint64_t word_hi, NclRngGen **out))
+                                 uint64_t word_lo, uint64_t word_hi, NclRngGen **out))     \
+    X(NclStatus, ArrayGetItem, (const NclArray *a, const int64_t *index, void *value))     \
+    X(NclStatus, ArraySetItem, (NclArray *a, const int64_t *index, const void *value))     \
+    X(NclStatus, ArrayFormat, (const NclArray *a, char *buf, size_t cap, size_t *len))     \
+    X(NclStatus, SaveNpy, (const NclArray *a, const char *path))                           \
+    X(NclStatus, LoadNpy, (const char *path, NclArray **out))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -328,6 +328,69 @@ NCL_API NclStatus NclArrayReshape(const NclArray *a, int ndim, const int64_t *sh
 NCL_API NclStatus NclArrayBroadcastTo(const NclArray *a, int ndim, const int64_t *shape,
                                       NclArray **out);
 
+/**
+ * Copies one element out, as NumPy's a[i, j, ...] with a full index of
+ * integers: the element's itemsize bytes, in a's dtype, no cast.
+ *
+ * @param a      the array.
+ * @param index  ndim indices; a negative one counts from the end of its
+ *               axis (-1 is the last). May be NULL only when a is 0-d.
+ * @param value  receives the element (NclDTypeSize(dtype) bytes); untouched
+ *               on failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a or value NULL, a not an array, or
+ *                                   index NULL with ndim > 0.
+ * @retval NCL_ERR_DEVICE_MEMORY  a is device memory.
+ * @retval NCL_ERR_INDEX  an index outside -n..n-1 of its axis; the message
+ *         is NumPy's ("index 5 is out of bounds for axis 0 with size 3").
+ */
+NCL_API NclStatus NclArrayGetItem(const NclArray *a, const int64_t *index, void *value);
+/**
+ * Writes one element, as NumPy's a[i, j, ...] = value with a full index of
+ * integers: value's itemsize bytes, already in a's dtype, are copied in.
+ * value may point into a itself.
+ *
+ * @param a      the array; must be writeable.
+ * @param index  as NclArrayGetItem.
+ * @param value  the element (NclDTypeSize(dtype) bytes).
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  as NclArrayGetItem.
+ * @retval NCL_ERR_DEVICE_MEMORY  a is device memory.
+ * @retval NCL_ERR_READONLY  a is not writeable (checked before the index).
+ * @retval NCL_ERR_INDEX  as NclArrayGetItem; nothing is written.
+ */
+NCL_API NclStatus NclArraySetItem(NclArray *a, const int64_t *index, const void *value);
+
+/**
+ * The text NumPy 1.24's repr() gives an array of the same dtype, shape and
+ * values under the default print options (precision 8, threshold 1000,
+ * edgeitems 3, linewidth 75, floatmode "maxprec", suppress False, sign
+ * "-"): "array([[1, 2],\n       [3, 4]], dtype=int32)". That covers the
+ * nesting and line wrapping, the summary with "..." of arrays of more than
+ * 1000 elements, 0-d arrays ("array(5, dtype=int8)"), empty ones
+ * ("array([], shape=(0, 3), dtype=int64)"), the dtype NumPy leaves out
+ * (float64, int64 and bool with elements), and float notation: shortest
+ * round-trip digits, at most 8 after the point, positional or scientific
+ * as NumPy chooses, aligned, with "nan", "inf" and "-0.".
+ *
+ * The text is written only when it fits: call with buf NULL and cap 0 to
+ * learn its length, then with cap at least that length plus one.
+ *
+ * @param a    the array.
+ * @param buf  receives the NUL-terminated text; may be NULL when cap is 0.
+ *             Untouched on failure.
+ * @param cap  buf's size in bytes.
+ * @param len  receives the text's length without the NUL, also when buf is
+ *             too small; may be NULL.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a NULL or not an array, buf NULL with
+ *         cap > 0, or cap too small for the text and its NUL (the message
+ *         says how many bytes are needed; *len has the length).
+ * @retval NCL_ERR_DEVICE_MEMORY  a is device memory with elements.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclArrayFormat(const NclArray *a, char *buf, size_t cap, size_t *len);
+
 NCL_END_DECLS
 
 /** @} */
