@@ -23,6 +23,22 @@
 #include <string.h>
 #include "ncl.h"
 
+/* 1 in a build under AddressSanitizer, ThreadSanitizer or MemorySanitizer
+   (gcc's or clang's), else 0: their allocators map memory of their own,
+   keep freed blocks in quarantine and report reads of freed memory, so
+   the checks that count the heap or read a released object skip there. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#  define NCL_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+      __has_feature(memory_sanitizer)
+#    define NCL_TEST_SANITIZED 1
+#  endif
+#endif
+#ifndef NCL_TEST_SANITIZED
+#  define NCL_TEST_SANITIZED 0
+#endif
+
 /* ---- status assertions ---------------------------------------------------- */
 
 /* Fails the test with the call's text, the status and the library's message

@@ -11,16 +11,6 @@
  */
 #include "ncl_test.h"
 
-#if defined(__has_feature)
-#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-      __has_feature(memory_sanitizer)
-#    define NCL_TEST_SANITIZED 1
-#  endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#  define NCL_TEST_SANITIZED 1
-#endif
-
 /* ---- foreign objects ------------------------------------------------------------ */
 
 enum { FOREIGN_BYTES = 512 };
@@ -623,7 +613,7 @@ END_TEST
    vgpreload_* libraries into the program it runs). */
 static int freed_reads_allowed(void)
 {
-#ifdef NCL_TEST_SANITIZED
+#if NCL_TEST_SANITIZED
     return 0;
 #else
     const char *p = getenv("LD_PRELOAD");

@@ -216,16 +216,7 @@ static void fh_check_clean(const char *what)
 
 /* ---- libc malloc faults (metadata) ------------------------------------------------ */
 
-#if defined(__has_feature)
-#  if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-      __has_feature(memory_sanitizer)
-#    define NCL_TEST_SANITIZED 1
-#  endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#  define NCL_TEST_SANITIZED 1
-#endif
-#if defined(__GLIBC__) && !defined(NCL_TEST_SANITIZED)
+#if defined(__GLIBC__) && !NCL_TEST_SANITIZED
 #  define NCL_TEST_LIBC_FAULTS 1
 #endif
 

@@ -248,19 +248,6 @@ static double load_f(const char *p, NclDType t)
     return v;
 }
 
-static int64_t load_i(const char *p, NclDType t)
-{
-    switch (t) {
-    case NCL_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case NCL_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case NCL_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case NCL_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case NCL_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case NCL_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-
 static int int_text(const efmt *fm, const char *p, char *out, size_t cap)
 {
     if (fm->dtype == NCL_UINT64) {
@@ -268,7 +255,7 @@ static int int_text(const efmt *fm, const char *p, char *out, size_t cap)
         memcpy(&v, p, sizeof v);
         return snprintf(out, cap, "%" PRIu64, v);
     }
-    return snprintf(out, cap, "%" PRId64, load_i(p, fm->dtype));
+    return snprintf(out, cap, "%" PRId64, ncl_load_int64(fm->dtype, p));
 }
 
 /* What the statistics passes gather over the shown elements. */

@@ -28,6 +28,20 @@ static const char *const dtype_names[NCL_NTYPES] = {
 
 size_t NclDTypeSize(NclDType t) { return ncl_dtype_valid(t) ? ncl_dtype_size[t] : 0; }
 
+int64_t ncl_load_int64(NclDType t, const void *p)
+{
+    switch (t) {
+    case NCL_BOOL: { uint8_t v; memcpy(&v, p, 1); return v != 0; }
+    case NCL_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case NCL_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case NCL_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case NCL_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
+    case NCL_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case NCL_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; } /* int64, uint64 bits */
+    }
+}
+
 const char *NclDTypeName(NclDType t) { return ncl_dtype_valid(t) ? dtype_names[t] : "invalid"; }
 
 NclStatus NclDTypeFromName(const char *name, NclDType *out)

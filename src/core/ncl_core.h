@@ -124,6 +124,9 @@ NCL_INLINE int ncl_dtype_valid(NclDType t) { return (unsigned)t < (unsigned)NCL_
 extern const uint8_t ncl_dtype_size[NCL_NTYPES];
 /* 'b', 'i', 'u', 'f' */
 extern const char ncl_dtype_kind[NCL_NTYPES];
+/* The element of bool or integer dtype t at p (unaligned), as int64: bool
+   as 0 or 1, uint64 as its bits. */
+int64_t ncl_load_int64(NclDType t, const void *p);
 
 /* ---- overflow-checked arithmetic ------------------------------------------ */
 

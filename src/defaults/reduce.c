@@ -106,20 +106,6 @@ NCL_INLINE int kind_of(NclDType t) { return ncl_dtype_kind[t]; }
 NCL_INLINE int is_float(NclDType t) { return kind_of(t) == 'f'; }
 NCL_INLINE size_t dsize(NclDType t) { return ncl_dtype_size[t]; }
 
-static int64_t load_i64(NclDType t, const void *p)
-{
-    switch (t) {
-    case NCL_BOOL: { uint8_t v; memcpy(&v, p, 1); return v != 0; }
-    case NCL_INT8: { int8_t v; memcpy(&v, p, 1); return v; }
-    case NCL_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case NCL_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case NCL_UINT8: { uint8_t v; memcpy(&v, p, 1); return v; }
-    case NCL_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case NCL_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    default: { int64_t v; memcpy(&v, p, 8); return v; } /* int64, uint64 bits */
-    }
-}
-
 /* The identities a masked-out element takes. */
 enum { ID_ZERO, ID_ONE, ID_LOWEST, ID_HIGHEST };
 
@@ -1274,7 +1260,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         if (p.res == p.acc) {
             memcpy(p.init, q.initial, dsize(p.res));
         } else { /* an integer dtype= into the 64-bit accumulator, sign kept */
-            const int64_t v = load_i64(p.res, q.initial);
+            const int64_t v = ncl_load_int64(p.res, q.initial);
             memcpy(p.init, &v, 8);
         }
     } else if (w && is_float(p.acc) && (op == NCL_SUM || op == NCL_MEAN)) {
