@@ -45,14 +45,30 @@ import diff_rng as dr  # noqa: E402
 
 
 def cpu_name():
+    """The model name, with the core for the two kinds these figures are
+    taken on (a VM may report only "AMD EPYC"): AMD family 25 models
+    0x10-0x1f, 0x60-0x7f and 0xa0-0xaf are Zen 4; Intel family 6 model 143
+    is Sapphire Rapids, 207 Emerald Rapids."""
+    info = {}
     try:
         with open('/proc/cpuinfo') as f:
             for line in f:
-                if line.startswith('model name'):
-                    return line.split(':', 1)[1].strip()
+                key, _, value = line.partition(':')
+                info.setdefault(key.strip(), value.strip())
     except OSError:
-        pass
-    return platform.processor() or 'unknown CPU'
+        return platform.processor() or 'unknown CPU'
+    name = info.get('model name', platform.processor() or 'unknown CPU')
+    try:
+        family, model = int(info.get('cpu family', '')), int(info.get('model', ''))
+    except ValueError:
+        return name
+    core = None
+    if info.get('vendor_id') == 'AuthenticAMD' and family == 25 and (
+            0x10 <= model <= 0x1f or 0x60 <= model <= 0x7f or 0xa0 <= model <= 0xaf):
+        core = 'Zen 4'
+    elif info.get('vendor_id') == 'GenuineIntel' and family == 6:
+        core = {143: 'Sapphire Rapids', 207: 'Emerald Rapids'}.get(model)
+    return '%s (%s)' % (name, core) if core else name
 
 
 class Side:
