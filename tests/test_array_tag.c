@@ -656,6 +656,164 @@ START_TEST(t_released_array)
 }
 END_TEST
 
+/* ---- external arrays ---------------------------------------------------------------- */
+
+/* An extension whose state counts its releases. */
+typedef struct test_ext {
+    NclArrayExt base;
+    int *released;
+} test_ext;
+
+static void test_ext_release(NclArrayExt *self)
+{
+    test_ext *t = (test_ext *)(void *)self;
+    ++*t->released;
+    free(t);
+}
+
+/* n < 0: a 0-d array. */
+static NclArray *ext_arr(NclDType dt, int64_t n, int *released)
+{
+    test_ext *t = malloc(sizeof *t);
+    ck_assert_ptr_nonnull(t);
+    t->base.name = "test";
+    t->base.release = test_ext_release;
+    t->released = released;
+    NclArray *a = NULL;
+    NCL_CHECK_OK(NclArrayFromExt(dt, n < 0 ? 0 : 1, &n, &t->base, &a));
+    return a;
+}
+
+/* An external array in every position of every entry, directly and
+   through Next: the library's own implementations and every call that
+   reads elements refuse it with NCL_ERR_UNSUPPORTED naming the position,
+   and write nothing. */
+START_TEST(t_external_refused)
+{
+    const entry *e = &entries[_i];
+    char what[256];
+    int released = 0;
+    args g;
+    args_make(e, &g);
+    for (int next = 0; next < 2; next++) {
+        if (next && e->next_who == NULL) continue;
+        if (next) node_link(e->sub);
+        for (int pos = 0; pos < NPOS; pos++) {
+            if (!has_pos(e, pos)) continue;
+            NclArray *x = ext_arr(pos < 3 ? e->in_dtype[pos] : pos == POS_OUT ? e->out_dtype
+                                                                                : BOOL,
+                                  pos == POS_OUT && e->out_n ? e->out_n : 3, &released);
+            for (int provided = 0; provided < 2; provided++) {
+                if (provided && (e->out_n == 0 || pos == POS_OUT)) continue;
+                NclArray *const before = provided ? g.prov : NULL;
+                const uint64_t h = g.prov ? ncl_test_hash(g.prov) : 0;
+                snprintf(what, sizeof what, "%s with an external array as %s%s",
+                         next ? e->next_who : e->who, pos_name(e, pos),
+                         provided ? ", output provided" : "");
+                NclArray *after = NULL;
+                const NclStatus s = run(e, next, &g, pos, x, before, &after);
+                ck_assert_msg(s == NCL_ERR_UNSUPPORTED, "%s: %s (%s)", what, NclStatusString(s),
+                              NclLastError());
+                char want[96];
+                snprintf(want, sizeof want, "%s is an external array", pos_name(e, pos));
+                ck_assert_msg(strstr(NclLastError(), want) != NULL, "%s: message \"%s\"", what,
+                              NclLastError());
+                if (pos == POS_OUT) ck_assert_msg(after == x, "%s: *out changed", what);
+                else if (e->res == R_ARRAY)
+                    ck_assert_msg(after == before, "%s: *out changed", what);
+                else if (e->res == R_FILE) {
+                    FILE *made = fopen(TAG_NPY, "rb");
+                    if (made) fclose(made);
+                    ck_assert_msg(made == NULL, "%s: a file was written", what);
+                }
+                if (g.prov)
+                    ck_assert_msg(ncl_test_hash(g.prov) == h, "%s: the output was written",
+                                  what);
+            }
+            NclArrayRelease(x);
+        }
+        if (next) NCL_CHECK_OK(NclApiUnhook(&nodes[e->sub].list));
+    }
+    args_free(&g);
+    ck_assert_int_gt(released, 0);
+}
+END_TEST
+
+/* A hook in front of the chain sees the external array as it was passed. */
+static const NclArray *seen_a;
+static NclStatus take_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *p)
+{
+    if (NclArrayGetExt(a) == NULL) return NclBinaryNext(self, op, a, b, out, p);
+    seen_a = a;
+    return NCL_OK;
+}
+
+START_TEST(t_external_hooked)
+{
+    int released = 0;
+    NclArray *x = ext_arr(F64, 3, &released);
+    NclArray *y = ncl_test_arr(F64, 1, NCL_DIMS(3), 1, 2, 3);
+    NclHook node = {.name = "take_ext", .fn.binary = take_binary};
+    NCL_CHECK_OK(NclApiHook(NCL_SUBSYSTEM_BINARY, &node.list));
+    NclArray *o = NULL;
+    seen_a = NULL;
+    NCL_CHECK_OK(NclBinary(NCL_ADD, x, y, &o, NULL));
+    ck_assert_ptr_eq(seen_a, x);
+    /* ordinary arrays still pass through */
+    NCL_CHECK_OK(NclBinary(NCL_ADD, y, y, &o, NULL));
+    ck_assert_ptr_nonnull(o);
+    NclArrayRelease(o);
+    NCL_CHECK_OK(NclApiUnhook(&node.list));
+    NclArrayRelease(y);
+    /* the accessors: what every array has, and NULL for the rest */
+    ck_assert_int_eq(NclArrayNDim(x), 1);
+    ck_assert_int_eq(NclArrayShape(x)[0], 3);
+    ck_assert_int_eq(NclArraySize(x), 3);
+    ck_assert_int_eq(NclArrayDType(x), F64);
+    ck_assert_uint_eq(NclArrayFlags(x), NCL_ARRAY_EXTERNAL);
+    ck_assert_ptr_nonnull(NclArrayGetExt(x));
+    ck_assert_str_eq(NclArrayGetExt(x)->name, "test");
+    ck_assert_ptr_null(NclArrayData(x));
+    NCL_CHECK_MESSAGE_HAS("NclArrayData: a is an external array");
+    ck_assert_ptr_null(NclArrayStrides(x));
+    ck_assert_int_eq(NclArrayMemKind(x), NCL_MEM_UNKNOWN);
+    /* references: the extension is released once, with the last one */
+    NclArrayRetain(x);
+    NclArrayRelease(x);
+    ck_assert_int_eq(released, 0);
+    NclArrayRelease(x);
+    ck_assert_int_eq(released, 1);
+    /* an ordinary array has no extension */
+    NclArray *z = ncl_test_arr(F64, 1, NCL_DIMS(1), 1);
+    ck_assert_ptr_null(NclArrayGetExt(z));
+    NclArrayRelease(z);
+}
+END_TEST
+
+START_TEST(t_external_bad_arguments)
+{
+    int released = 0;
+    test_ext t = {{"test", test_ext_release}, &released};
+    NclArray *o = NULL;
+    const int64_t n = 4, neg = -1;
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, &n, &t.base, NULL), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, &n, NULL, &o), NCL_ERR_INVALID_ARGUMENT);
+    test_ext noname = {{NULL, test_ext_release}, &released};
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, &n, &noname.base, &o), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("ext->name is NULL");
+    test_ext norel = {{"test", NULL}, &released};
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, &n, &norel.base, &o), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(NclArrayFromExt((NclDType)99, 1, &n, &t.base, &o),
+                     NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, NULL, &t.base, &o), NCL_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(NclArrayFromExt(F64, 1, &neg, &t.base, &o), NCL_ERR_SHAPE);
+    ck_assert_int_eq(NclArrayFromExt(F64, NCL_MAXDIMS + 1, &n, &t.base, &o), NCL_ERR_SHAPE);
+    ck_assert_ptr_null(o);
+    ck_assert_int_eq(released, 0);
+}
+END_TEST
+
 static void tag_setup(void) { foreign_setup(); }
 static void tag_teardown(void) { foreign_teardown(); }
 
@@ -670,6 +828,11 @@ static Suite *tag_suite(void)
     tc = ncl_test_tcase(s, "released");
     tcase_add_checked_fixture(tc, tag_setup, tag_teardown);
     tcase_add_test(tc, t_released_array);
+    tc = ncl_test_tcase(s, "external");
+    tcase_add_checked_fixture(tc, tag_setup, tag_teardown);
+    tcase_add_loop_test(tc, t_external_refused, 0, NENTRIES);
+    tcase_add_test(tc, t_external_hooked);
+    tcase_add_test(tc, t_external_bad_arguments);
     return s;
 }
 

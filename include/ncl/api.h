@@ -211,7 +211,10 @@ NCL_BEGIN_DECLS
     X(NclStatus, ArraySetItem, (NclArray *a, const int64_t *index, const void *value))     \
     X(NclStatus, ArrayFormat, (const NclArray *a, char *buf, size_t cap, size_t *len))     \
     X(NclStatus, SaveNpy, (const NclArray *a, const char *path))                           \
-    X(NclStatus, LoadNpy, (const char *path, NclArray **out))
+    X(NclStatus, LoadNpy, (const char *path, NclArray **out))                              \
+    X(NclStatus, ArrayFromExt, (NclDType dtype, int ndim, const int64_t *shape,            \
+                                NclArrayExt *ext, NclArray **out))                         \
+    X(NclArrayExt *, ArrayGetExt, (const NclArray *a))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -99,7 +99,24 @@ enum {
     NCL_ARRAY_ALIGNED = 8,
     /** The elements may be written: outputs must have it. Views keep their
         source's; NclArrayBroadcastTo's views never have it. */
-    NCL_ARRAY_WRITEABLE = 16
+    NCL_ARRAY_WRITEABLE = 16,
+    /** The elements are not in this process's memory: the array is the
+        handle of an extension (NclArrayFromExt), such as a distributed
+        array, and only hooks that know the extension compute on it. */
+    NCL_ARRAY_EXTERNAL = 32
+};
+
+/** The owner of an external array's elements (a distributed array's
+    partitions, for one): embedded by an extension library at the start of
+    its own state, which NCLib never reads beyond these members. */
+typedef struct NclArrayExt NclArrayExt;
+/** See NclArrayExt. */
+struct NclArrayExt {
+    /** The extension's name, shown in messages ("mpi"); static text. */
+    const char *name;
+    /** Called once, on the thread that drops the last reference to the
+        array, after NCLib has cleared the array's tag; frees self. */
+    void (*release)(NclArrayExt *self);
 };
 
 /** Frees wrapped memory: called as deleter(ctx, data) exactly once, when the
@@ -169,6 +186,41 @@ NCL_API NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape
                                   NclMemKind kind, int device_id, NclArray **out);
 
 /**
+ * A new external array: the handle of elements that live elsewhere (other
+ * processes' memory, say), with a dtype and a shape of its own. NCLib keeps
+ * ext and calls ext->release when the last reference goes; the array has
+ * the flag NCL_ARRAY_EXTERNAL, no strides and no data. Subsystem calls
+ * (NclBinary and the others) pass it to their hook chain as any array:
+ * NCLib's own implementations, and every call that reads elements
+ * (NclArraySlice, NclArrayGetItem, NclArrayFormat, NclSaveNpy, the
+ * interchange exports), refuse it with NCL_ERR_UNSUPPORTED, naming the
+ * extension, so only a hook that knows the extension computes on it.
+ *
+ * @param dtype  the element type.
+ * @param ndim   0..NCL_MAXDIMS.
+ * @param shape  ndim non-negative extents; may be NULL when ndim is 0.
+ * @param ext    the extension's state, with name and release set; on
+ *               failure it stays the caller's (release is not called).
+ * @param out    receives the new array (reference count 1); untouched on
+ *               failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  out or ext NULL, ext's name or release
+ *         NULL, dtype not a dtype, or shape NULL with ndim > 0.
+ * @retval NCL_ERR_SHAPE      as NclFromData.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclArrayFromExt(NclDType dtype, int ndim, const int64_t *shape,
+                                  NclArrayExt *ext, NclArray **out);
+/**
+ * The extension state of an external array (NclArrayFromExt).
+ * @param a  an array, or NULL.
+ * @return the ext it was created with; NULL for an ordinary array, for
+ *         NULL, and for a pointer that is not an array (with the message
+ *         in NclLastError).
+ */
+NCL_API NclArrayExt *NclArrayGetExt(const NclArray *a);
+
+/**
  * Adds a reference to a (atomic: arrays may be shared read-only across
  * threads). Each reference is dropped with NclArrayRelease.
  * @param a  an array; NULL is ignored. A pointer that is not an array
@@ -200,8 +252,9 @@ NCL_API const int64_t *NclArrayShape(const NclArray *a);
 /** The strides, in bytes (any sign, zero where broadcast).
     @param a  an array, or NULL.
     @return NclArrayNDim(a) strides, owned by the array and valid while it
-            lives; NULL for NULL, and for a pointer that is not an array
-            (with the message in NclLastError). */
+            lives; NULL for NULL, for an external array (NclArrayFromExt)
+            and for a pointer that is not an array (with the message in
+            NclLastError). */
 NCL_API const int64_t *NclArrayStrides(const NclArray *a);
 /** The element type.
     @param a  an array, or NULL.
@@ -211,8 +264,9 @@ NCL_API NclDType NclArrayDType(const NclArray *a);
 /** Where the elements are.
     @param a  an array, or NULL.
     @return the address of the first element (may be NULL for an empty
-            wrapped array); NULL for NULL, and for a pointer that is not
-            an array (with the message in NclLastError). */
+            wrapped array); NULL for NULL, for an external array
+            (NclArrayFromExt) and for a pointer that is not an array (with
+            the message in NclLastError). */
 NCL_API void *NclArrayData(const NclArray *a);
 /** Number of elements.
     @param a  an array, or NULL.
@@ -227,8 +281,8 @@ NCL_API int64_t NclArraySize(const NclArray *a);
 NCL_API uint32_t NclArrayFlags(const NclArray *a);
 /** Where the memory lives.
     @param a  an array, or NULL.
-    @return the kind; NCL_MEM_UNKNOWN for NULL, and for a pointer that is
-            not an array (with the message in NclLastError). */
+    @return the kind; NCL_MEM_UNKNOWN for NULL, for an external array,
+            and for a pointer that is not an array (with the message in NclLastError). */
 NCL_API NclMemKind NclArrayMemKind(const NclArray *a);
 /** The device the memory belongs to.
     @param a  an array, or NULL.

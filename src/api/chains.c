@@ -4,9 +4,133 @@
  * and the threader); this is the one place that names every subsystem's
  * default implementation (defaults/), so the chains' own code never
  * includes what it calls.
+ *
+ * Each default is entered through a guard that refuses external arrays
+ * (NclArrayFromExt): the defaults compute on elements in this process's
+ * memory, so an external array that reaches the tail of a chain is one that
+ * no hook took over. The guard costs one load and compare per array.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include "defaults/ncl_defaults.h"
 #include "hooks/hook_chain.h"
+
+/* ---- the guards in front of the defaults ------------------------------------ */
+
+/* params->where, when params reaches that far. */
+static const NclArray *where_of(const NclParams *params)
+{
+    if (params == NULL || params->size < offsetof(NclParams, where) + sizeof params->where)
+        return NULL;
+    return params->where;
+}
+
+static int any_ext(const NclArray *a, const NclArray *b, const NclArray *c, NclArray *const *out,
+                   const NclParams *params)
+{
+    const NclArray *const o = out ? *out : NULL;
+    const NclArray *const w = where_of(params);
+    return (a && ncl_array_is_ext(a)) || (b && ncl_array_is_ext(b)) ||
+           (c && ncl_array_is_ext(c)) || (o && ncl_array_is_ext(o)) ||
+           (w && ncl_array_is_ext(w));
+}
+
+static NCL_NOINLINE NclStatus ext_refused(const char *fn, NclSubsystem s, int op,
+                                          const NclArray *a, const NclArray *b,
+                                          const NclArray *c, NclArray *const *out,
+                                          const NclParams *params)
+{
+    char who[64];
+    snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(s, op));
+    const NclArray *const arr[5] = {a, b, c, out ? *out : NULL, where_of(params)};
+    static const char *const names[5] = {"a", "b", "c", "*out", "params->where"};
+    for (int i = 0; i < 5; i++) {
+        NclStatus st = ncl_array_local_check(who, names[i], arr[i]);
+        if (st != NCL_OK) return st;
+    }
+    return NCL_OK;
+}
+
+#define GUARD(fn, S, op, a, b, c)                                               \
+    if (NCL_UNLIKELY(any_ext(a, b, c, out, params)))                            \
+        return ext_refused(fn, NCL_SUBSYSTEM_##S, (int)(op), a, b, c, out, params)
+
+static NclStatus local_info(NclHook *self, NclInfoWriter *w) { return ncl_default_info(self, w); }
+static NclStatus local_create(NclHook *self, NclCreateOp op, const NclCreateParams *p,
+                              NclArray **out)
+{
+    if (op == NCL_CREATE_COPY && p && p->size >= offsetof(NclCreateParams, src) + sizeof p->src &&
+        p->src && ncl_array_is_ext(p->src)) {
+        char who[64];
+        snprintf(who, sizeof who, "NclCreate(%s)", ncl_op_name(NCL_SUBSYSTEM_CREATE, (int)op));
+        return ncl_array_local_check(who, "params->src", p->src);
+    }
+    return ncl_default_create(self, op, p, out);
+}
+static NclStatus local_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
+                               const NclParams *params)
+{
+    GUARD("NclConvert", CONVERT, op, a, NULL, NULL);
+    return ncl_default_convert(self, op, a, out, params);
+}
+static NclStatus local_compare(NclHook *self, NclCompareOp op, const NclArray *a,
+                               const NclArray *b, NclArray **out, const NclParams *params)
+{
+    GUARD("NclCompare", COMPARE, op, a, b, NULL);
+    return ncl_default_compare(self, op, a, b, out, params);
+}
+static NclStatus local_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
+                               const NclParams *params)
+{
+    GUARD("NclIsUnary", ISUNARY, op, a, NULL, NULL);
+    return ncl_default_isunary(self, op, a, out, params);
+}
+static NclStatus local_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
+                             const NclParams *params)
+{
+    GUARD("NclUnary", UNARY, op, a, NULL, NULL);
+    return ncl_default_unary(self, op, a, out, params);
+}
+static NclStatus local_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                              NclArray **out, const NclParams *params)
+{
+    GUARD("NclBinary", BINARY, op, a, b, NULL);
+    return ncl_default_binary(self, op, a, b, out, params);
+}
+static NclStatus local_ternary(NclHook *self, NclTernaryOp op, const NclArray *a,
+                               const NclArray *b, const NclArray *c, NclArray **out,
+                               const NclParams *params)
+{
+    GUARD("NclTernary", TERNARY, op, a, b, c);
+    return ncl_default_ternary(self, op, a, b, c, out, params);
+}
+static NclStatus local_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
+                              const NclParams *params)
+{
+    GUARD("NclReduce", REDUCE, op, a, NULL, NULL);
+    return ncl_default_reduce(self, op, a, out, params);
+}
+static NclStatus local_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                            const NclParams *params)
+{
+    GUARD("NclSort", SORT, op, a, NULL, NULL);
+    return ncl_default_sort(self, op, a, out, params);
+}
+static NclStatus local_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
+                            NclArray **out, const NclParams *params)
+{
+    GUARD("NclMask", MASK, op, a, b, NULL);
+    return ncl_default_mask(self, op, a, b, out, params);
+}
+static NclStatus local_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                           const NclArray *b, NclArray **out, const NclParams *params)
+{
+    GUARD("NclRng", RNG, op, a, b, NULL);
+    return ncl_default_rng(self, op, gen, a, b, out, params);
+}
+#undef GUARD
+
+/* ---- the chains' last nodes ------------------------------------------------ */
 
 NclHook ncl_default_hooks[NCL_SUBSYSTEM_COUNT] = {
 #define NCL_X_(S, f)                                                                           \
@@ -14,7 +138,7 @@ NclHook ncl_default_hooks[NCL_SUBSYSTEM_COUNT] = {
         .list = { &ncl_hook_heads[NCL_SUBSYSTEM_##S], &ncl_threader_hooks[NCL_SUBSYSTEM_##S].list },\
         .name = "ncl_default_" #f,                                                             \
         .user = NULL,                                                                          \
-        .fn.f = ncl_default_##f,                                                               \
+        .fn.f = local_##f,                                                               \
         .priv = { NCL_NODE_STATE_INIT(NCL_NODE_LINKED | NCL_NODE_BUILTIN, NCL_SUBSYSTEM_##S), \
                   &ncl_hook_heads[NCL_SUBSYSTEM_##S] },                                        \
     },

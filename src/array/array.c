@@ -14,12 +14,20 @@
 /* ---- the tag ----------------------------------------------------------------- */
 
 /* The accessors that return no status: a bad tag leaves the message and
-   makes them return as for NULL. */
+   makes them return as for NULL. Those of what every array has (shape,
+   dtype, flags, references) take external arrays too. */
 static int accessor_ok(const char *who, const NclArray *a)
 {
     if (a == NULL) return 0;
     if (NCL_LIKELY(ncl_array_tag(a) == NCL_ARRAY_MAGIC)) return 1;
     (void)ncl_array_check(who, "a", a);
+    return 0;
+}
+static int accessor_any_ok(const char *who, const NclArray *a)
+{
+    if (a == NULL) return 0;
+    if (NCL_LIKELY(ncl_array_tag_any_ok(a))) return 1;
+    (void)ncl_array_tag_check(who, "a", a);
     return 0;
 }
 
@@ -35,6 +43,7 @@ static NclArray *array_new(int ndim)
     a->strides = a->dims + ndim;
     a->ndim = ndim;
     a->buf = NULL;
+    a->ext = NULL;
     return a;
 }
 
@@ -281,33 +290,73 @@ NclStatus NclFromData(NclDType dtype, int ndim, const int64_t *shape, const int6
                            NCL_MEM_HOST, 0, out);
 }
 
+NclStatus NclArrayFromExt(NclDType dtype, int ndim, const int64_t *shape, NclArrayExt *ext,
+                          NclArray **out)
+{
+    static const char who[] = "NclArrayFromExt";
+    if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if (ext == NULL || ext->name == NULL || ext->release == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: ext%s is NULL", who,
+                         ext == NULL ? "" : ext->name == NULL ? "->name" : "->release");
+    if (!ncl_dtype_valid(dtype))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: dtype %d is not a dtype", who, (int)dtype);
+    if (shape == NULL && ndim > 0)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: shape is NULL with ndim %d", who, ndim);
+    int64_t size;
+    NclStatus st = ncl_shape_check(who, ndim, shape, &size);
+    if (st != NCL_OK) return st;
+    NclArray *a = array_new(ndim);
+    if (a == NULL) return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    a->magic = NCL_ARRAY_EXT_MAGIC;
+    a->dtype = dtype;
+    a->itemsize = ncl_dtype_size[dtype];
+    a->size = size;
+    a->flags = NCL_ARRAY_EXTERNAL;
+    a->kind = NCL_MEM_UNKNOWN;
+    a->device_id = -1;
+    a->data = NULL;
+    a->ext = ext;
+    for (int i = 0; i < ndim; i++) {
+        a->shape[i] = shape[i];
+        a->strides[i] = 0;
+    }
+    *out = a;
+    return NCL_OK;
+}
+
+NclArrayExt *NclArrayGetExt(const NclArray *a)
+{
+    return accessor_any_ok("NclArrayGetExt", a) ? a->ext : NULL;
+}
+
 /* ---- reference counting and accessors ------------------------------------------ */
 
 void NclArrayRetain(NclArray *a)
 {
-    if (accessor_ok("NclArrayRetain", a))
+    if (accessor_any_ok("NclArrayRetain", a))
         atomic_fetch_add_explicit(&a->refs, 1, memory_order_relaxed);
 }
 
 void NclArrayRelease(NclArray *a)
 {
-    if (!accessor_ok("NclArrayRelease", a)) return;
+    if (!accessor_any_ok("NclArrayRelease", a)) return;
     if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) != 1) return;
     ncl_buffer_release(a->buf);
     /* Cleared before the free, so a later call with this pointer is
        refused while the memory stays readable. Volatile: a store just
        before free() is otherwise a dead store the compiler may drop. */
     *(volatile uint64_t *)&a->magic = NCL_ARRAY_DEAD;
+    if (a->ext) a->ext->release(a->ext);
     free(a);
 }
 
 int NclArrayNDim(const NclArray *a)
 {
-    return accessor_ok("NclArrayNDim", a) ? a->ndim : 0;
+    return accessor_any_ok("NclArrayNDim", a) ? a->ndim : 0;
 }
 const int64_t *NclArrayShape(const NclArray *a)
 {
-    return accessor_ok("NclArrayShape", a) ? a->shape : NULL;
+    return accessor_any_ok("NclArrayShape", a) ? a->shape : NULL;
 }
 const int64_t *NclArrayStrides(const NclArray *a)
 {
@@ -315,7 +364,7 @@ const int64_t *NclArrayStrides(const NclArray *a)
 }
 NclDType NclArrayDType(const NclArray *a)
 {
-    return accessor_ok("NclArrayDType", a) ? a->dtype : NCL_DTYPE_DEFAULT;
+    return accessor_any_ok("NclArrayDType", a) ? a->dtype : NCL_DTYPE_DEFAULT;
 }
 void *NclArrayData(const NclArray *a)
 {
@@ -323,11 +372,11 @@ void *NclArrayData(const NclArray *a)
 }
 int64_t NclArraySize(const NclArray *a)
 {
-    return accessor_ok("NclArraySize", a) ? a->size : 0;
+    return accessor_any_ok("NclArraySize", a) ? a->size : 0;
 }
 uint32_t NclArrayFlags(const NclArray *a)
 {
-    return accessor_ok("NclArrayFlags", a) ? a->flags : 0;
+    return accessor_any_ok("NclArrayFlags", a) ? a->flags : 0;
 }
 NclMemKind NclArrayMemKind(const NclArray *a)
 {

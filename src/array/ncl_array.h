@@ -31,6 +31,7 @@ struct NclArray {
     size_t itemsize;
     char *data;             /* first element */
     ncl_buffer *buf;        /* owner of the memory; NULL when the caller keeps it */
+    NclArrayExt *ext;       /* an external array's owner (NclArrayFromExt), else NULL */
     int64_t *shape;         /* -> dims[0 .. ndim) */
     int64_t *strides;       /* -> dims[ndim .. 2 ndim) */
     int64_t dims[];
@@ -41,12 +42,23 @@ struct NclArray {
    "who: what is not an NclArray (a freed array, or another object)". The
    check every public entry point makes on each array it is given (inputs,
    and a non-NULL *out to be written into) before anything else reads it.
+   An external array (NclArrayFromExt, tag NCL_ARRAY_EXT_MAGIC) is refused
+   too, with NCL_ERR_UNSUPPORTED (ncl_array_local_check): its elements are
+   not here. Subsystem calls check only the tag (ncl_array_tag_check), so
+   that their hooks see external arrays; their defaults refuse them
+   (api/chains.c).
    a must point to at least 8 readable bytes: foreign objects and freed
    arrays whose memory is still mapped are refused; memory that is not
    readable cannot be told apart and still faults. NULL passes (NCL_OK):
    each entry point refuses or accepts NULL as it did before. Defined in
    core/error.c (ncl_array_tag_ok is the test without the message). */
 NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a);
+/* NCL_OK for NULL, a live array and an external one; the message of
+   ncl_array_check for anything else. */
+NclStatus ncl_array_tag_check(const char *who, const char *what, const NclArray *a);
+/* NCL_ERR_UNSUPPORTED when a is an external array; NCL_OK for NULL and
+   anything else (a must have passed the tag check). */
+NclStatus ncl_array_local_check(const char *who, const char *what, const NclArray *a);
 
 /* A new array owning fresh memory from the current handler: C or F order,
    zeroed when zero is set. shape must already be valid (ncl_shape_check). */

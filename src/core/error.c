@@ -31,11 +31,26 @@ NclStatus ncl_error(NclStatus s, const char *fmt, ...)
     return s;
 }
 
+NclStatus ncl_array_tag_check(const char *who, const char *what, const NclArray *a)
+{
+    if (NCL_LIKELY(ncl_array_tag_any_ok(a))) return NCL_OK;
+    return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is not an NclArray (a freed array, or "
+                     "another object)", who, what);
+}
+
+NclStatus ncl_array_local_check(const char *who, const char *what, const NclArray *a)
+{
+    if (NCL_LIKELY(a == NULL || !ncl_array_is_ext(a))) return NCL_OK;
+    return ncl_error(NCL_ERR_UNSUPPORTED, "%s: %s is an external array (NclArrayFromExt): its "
+                     "elements are not in this process's memory, and no hook in front of this "
+                     "call handles it", who, what);
+}
+
 NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a)
 {
     if (NCL_LIKELY(ncl_array_tag_ok(a))) return NCL_OK;
-    return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is not an NclArray (a freed array, or "
-                     "another object)", who, what);
+    NclStatus st = ncl_array_tag_check(who, what, a);
+    return st != NCL_OK ? st : ncl_array_local_check(who, what, a);
 }
 
 const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape)

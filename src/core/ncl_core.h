@@ -90,6 +90,10 @@ const char *ncl_shape_str(char *buf, int ndim, const int64_t *shape);
    are given without the struct. */
 #define NCL_ARRAY_MAGIC UINT64_C(0x4e434c4152524159)
 #define NCL_ARRAY_DEAD UINT64_C(0x6465616461727279)
+/* The tag of a live external array (NclArrayFromExt: "NCLEXTRN"): the same
+   struct with no strides and no data, whose elements an extension owns.
+   A distinct tag, so that the layers below array/ tell it apart too. */
+#define NCL_ARRAY_EXT_MAGIC UINT64_C(0x4e434c455854524e)
 
 /* The first word of a (at least 8 readable bytes; any alignment). */
 NCL_INLINE uint64_t ncl_array_tag(const NclArray *a)
@@ -98,14 +102,30 @@ NCL_INLINE uint64_t ncl_array_tag(const NclArray *a)
     memcpy(&w, (const void *)a, sizeof w);
     return w;
 }
-/* Whether a passes ncl_array_check: NULL or a live array. */
+/* Whether a passes ncl_array_check: NULL or a live array whose elements
+   are here (not an external one). */
 NCL_INLINE int ncl_array_tag_ok(const NclArray *a)
 {
     return a == NULL || ncl_array_tag(a) == NCL_ARRAY_MAGIC;
 }
-/* Documented with its declaration in array/ncl_array.h; declared here too
-   for hooks/. */
+/* Whether a is an external array (a not NULL). */
+NCL_INLINE int ncl_array_is_ext(const NclArray *a)
+{
+    return ncl_array_tag(a) == NCL_ARRAY_EXT_MAGIC;
+}
+/* Whether a passes ncl_array_tag_check: NULL, or a live array of either
+   kind. */
+NCL_INLINE int ncl_array_tag_any_ok(const NclArray *a)
+{
+    if (a == NULL) return 1;
+    const uint64_t w = ncl_array_tag(a);
+    return w == NCL_ARRAY_MAGIC || w == NCL_ARRAY_EXT_MAGIC;
+}
+/* Documented with their declarations in array/ncl_array.h; declared here
+   too for hooks/ and api/. */
 NclStatus ncl_array_check(const char *who, const char *what, const NclArray *a);
+NclStatus ncl_array_tag_check(const char *who, const char *what, const NclArray *a);
+NclStatus ncl_array_local_check(const char *who, const char *what, const NclArray *a);
 
 /* ---- names (dtype.c) ------------------------------------------------------ */
 

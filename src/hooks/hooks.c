@@ -309,9 +309,10 @@ int ncl_hooks_in_reader(void) { return ncl_tls.depth > 0 || walk_depth > 0; }
 
 /* ---- public entry points ----------------------------------------------------- */
 
-/* Nothing is validated here but the arrays' tags (ncl_array_check): the
-   default validates the rest, so a hook sees exactly what the caller passed,
-   and never an object that is not an array. The tags are checked inside
+/* Nothing is validated here but the arrays' tags (ncl_array_tag_check):
+   the default validates the rest, so a hook sees exactly what the caller
+   passed, external arrays included, and never an object that is not an
+   array. The tags are checked inside
    the bracket, so a refused call ends as any failed call does. */
 
 /* The where of params, when params reaches that far (a shorter struct is
@@ -336,7 +337,7 @@ static NCL_NOINLINE NclStatus bad_array(const char *fn, NclSubsystem sub, int op
     const NclArray *const arr[5] = {a, b, c, o, w};
     static const char *const names[5] = {"a", "b", "c", "*out", "params->where"};
     for (int i = 0; i < 5; i++) {
-        NclStatus s = ncl_array_check(who, names[i], arr[i]);
+        NclStatus s = ncl_array_tag_check(who, names[i], arr[i]);
         if (s != NCL_OK) return s;
     }
     return NCL_OK;
@@ -351,8 +352,9 @@ NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, cons
 {
     const NclArray *const o = out ? *out : NULL;
     const NclArray *const w = where_of(params);
-    if (NCL_LIKELY(ncl_array_tag_ok(a) && ncl_array_tag_ok(b) && ncl_array_tag_ok(c) &&
-                   ncl_array_tag_ok(o) && ncl_array_tag_ok(w)))
+    if (NCL_LIKELY(ncl_array_tag_any_ok(a) && ncl_array_tag_any_ok(b) &&
+                   ncl_array_tag_any_ok(c) && ncl_array_tag_any_ok(o) &&
+                   ncl_array_tag_any_ok(w)))
         return NCL_OK;
     return bad_array(fn, sub, op, a, b, c, o, w);
 }
@@ -364,10 +366,10 @@ NCL_INLINE NclStatus check_create(const char *fn, NclCreateOp op, const NclCreat
     if (op != NCL_CREATE_COPY || p == NULL ||
         p->size < offsetof(NclCreateParams, src) + sizeof p->src)
         return NCL_OK;
-    if (NCL_LIKELY(ncl_array_tag_ok(p->src))) return NCL_OK;
+    if (NCL_LIKELY(ncl_array_tag_any_ok(p->src))) return NCL_OK;
     char who[64];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(NCL_SUBSYSTEM_CREATE, (int)op));
-    return ncl_array_check(who, "params->src", p->src);
+    return ncl_array_tag_check(who, "params->src", p->src);
 }
 
 NclStatus NclCreate(NclCreateOp op, const NclCreateParams *p, NclArray **out)
