@@ -62,7 +62,10 @@ NCL_BEGIN_DECLS
         linked, an unhook that would wait for the calling thread itself. */         \
     X(NCL_ERR_HOOK, 12, "hook chain misuse")                                        \
     /** An index (TAKE's indices, PARTITION's kth) out of bounds. */                \
-    X(NCL_ERR_INDEX, 13, "index out of bounds")
+    X(NCL_ERR_INDEX, 13, "index out of bounds")                                     \
+    /** A transfer between processes failed (libncl_mpi: an MPI call's       \
+        error, whose text the message gives). */                                    \
+    X(NCL_ERR_COMM, 14, "communication failed")
 
 /** What every fallible function returns: NCL_OK, or the reason it failed.
     The values come from NCL_STATUS_LIST and are fixed by the contract. */
@@ -91,6 +94,19 @@ NCL_API const char *NclStatusString(NclStatus s);
  *         thread's next failing call; copy it to keep it.
  */
 NCL_API const char *NclLastError(void);
+
+/**
+ * Fails a call from outside the library: sets the calling thread's
+ * NclLastError to message (truncated to the buffer, which holds at least
+ * 255 bytes) and returns s, for a hook or an extension that refuses or
+ * fails a call, so that its caller reads a message as for any other
+ * failure: `return NclSetError(NCL_ERR_UNSUPPORTED, "...")`.
+ * @param s        the status to return.
+ * @param message  the text, naming the function and the rule broken; NULL
+ *                 leaves the message as it was.
+ * @return s.
+ */
+NCL_API NclStatus NclSetError(NclStatus s, const char *message);
 
 NCL_END_DECLS
 

@@ -22,6 +22,12 @@ const char *NclStatusString(NclStatus s)
 
 const char *NclLastError(void) { return ncl_last_error; }
 
+NclStatus NclSetError(NclStatus s, const char *message)
+{
+    if (message) snprintf(ncl_last_error, sizeof ncl_last_error, "%s", message);
+    return s;
+}
+
 NclStatus ncl_error(NclStatus s, const char *fmt, ...)
 {
     va_list ap;

@@ -1,0 +1,578 @@
+/*
+ * hooks.c: the level-1 hooks libncl_mpi puts in front of every subsystem
+ * chain. Each one tests its arrays (one test per array) and passes a call
+ * with none distributed straight on; otherwise every rank checks that all
+ * made the same call, runs its share through the rest of the local chain
+ * (the threader and the kernels), and the ranks agree on the status before
+ * a result is committed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ncl_mpi_internal.h"
+
+static NclHook nodes[NCL_SUBSYSTEM_COUNT];
+
+/* The call's name for messages: "NclBinary(add)". */
+static void call_name(char *buf, size_t cap, NclSubsystem sub, int op)
+{
+    static const char *const fn[NCL_SUBSYSTEM_COUNT] = {
+        [NCL_SUBSYSTEM_CONVERT] = "NclConvert", [NCL_SUBSYSTEM_COMPARE] = "NclCompare",
+        [NCL_SUBSYSTEM_ISUNARY] = "NclIsUnary", [NCL_SUBSYSTEM_UNARY] = "NclUnary",
+        [NCL_SUBSYSTEM_BINARY] = "NclBinary",   [NCL_SUBSYSTEM_TERNARY] = "NclTernary",
+        [NCL_SUBSYSTEM_REDUCE] = "NclReduce",   [NCL_SUBSYSTEM_SORT] = "NclSort",
+        [NCL_SUBSYSTEM_MASK] = "NclMask",       [NCL_SUBSYSTEM_RNG] = "NclRng",
+        [NCL_SUBSYSTEM_CREATE] = "NclCreate"};
+    snprintf(buf, cap, "%s(op %d)", fn[sub] ? fn[sub] : "Ncl?", op);
+}
+
+static const NclArray *where_of(const NclParams *p)
+{
+    if (p == NULL || p->size < offsetof(NclParams, where) + sizeof p->where) return NULL;
+    return p->where;
+}
+
+/* The first distributed array among n, or NULL. */
+static mpi_dist *first_dist(const NclArray *const *arr, int n)
+{
+    for (int i = 0; i < n; i++) {
+        mpi_dist *d = mpi_dist_of(arr[i]);
+        if (d) return d;
+    }
+    return NULL;
+}
+
+/* The description every rank must share: the call, its arrays, and the
+   params' values (pointers are not compared, what they point to is). */
+static uint64_t call_hash(NclSubsystem sub, int op, const NclArray *const *arr, int n,
+                          const NclParams *p)
+{
+    uint64_t h = mpi_hash(MPI_HASH_INIT, &sub, sizeof sub);
+    h = mpi_hash(h, &op, sizeof op);
+    for (int i = 0; i < n; i++) h = mpi_hash_array(h, arr[i]);
+    if (p) {
+        const size_t upto = p->size < sizeof *p ? p->size : sizeof *p;
+        NclParams q;
+        memset(&q, 0, sizeof q);
+        memcpy(&q, p, upto);
+        h = mpi_hash(h, &q.dtype, sizeof q.dtype);
+        h = mpi_hash(h, &q.casting, sizeof q.casting);
+        if (upto >= offsetof(NclParams, naxes) + sizeof q.naxes) {
+            h = mpi_hash(h, &q.naxes, sizeof q.naxes);
+            h = mpi_hash(h, &q.keepdims, sizeof q.keepdims);
+            if (q.axes && q.naxes > 0 && q.naxes <= NCL_MAXDIMS)
+                h = mpi_hash(h, q.axes, (size_t)q.naxes * sizeof *q.axes);
+        }
+    }
+    return h;
+}
+
+/* Broadcasts the shapes of n arrays (NULL ones skipped) into shape. */
+static NclStatus broadcast_shape(const char *who, const NclArray *const *arr, int n, int *nd,
+                                 int64_t *shape)
+{
+    *nd = 0;
+    for (int i = 0; i < n; i++)
+        if (arr[i] && NclArrayNDim(arr[i]) > *nd) *nd = NclArrayNDim(arr[i]);
+    for (int k = 0; k < *nd; k++) shape[k] = 1;
+    for (int i = 0; i < n; i++) {
+        if (!arr[i]) continue;
+        const int m = NclArrayNDim(arr[i]);
+        const int64_t *s = NclArrayShape(arr[i]);
+        for (int k = 0; k < m; k++) {
+            int64_t *g = &shape[*nd - m + k];
+            if (s[k] == *g || s[k] == 1) continue;
+            if (*g != 1)
+                return mpi_error(NCL_ERR_BROADCAST, "%s: operands whose shapes do not broadcast "
+                                 "(extent %lld against %lld)", who, (long long)s[k],
+                                 (long long)*g);
+            *g = s[k];
+        }
+    }
+    return NCL_OK;
+}
+
+static int same_layout(const mpi_dist *d, const NclArray *a, int nd, const int64_t *shape,
+                       int split, const int64_t *counts)
+{
+    return NclArrayNDim(a) == nd &&
+           memcmp(NclArrayShape(a), shape, (size_t)nd * sizeof *shape) == 0 &&
+           d->split == split &&
+           memcmp(d->counts, counts, (size_t)d->c->size * sizeof *counts) == 0;
+}
+
+/* This rank's operand for an elementwise call whose result (shape, nd) is
+   split along split with counts (this rank's rows [off, off + cnt)): a
+   distributed operand of the result's layout gives its partition; one of
+   the result's shape split otherwise is moved first; one of another shape
+   is gathered whole; an ordinary one is sliced to this rank's rows where it
+   spans the split axis. *lx receives a reference (or NULL for x NULL). A
+   collective step (move, gather) is taken by every rank alike, since the
+   layouts are the same everywhere. */
+static NclStatus localize(const char *who, const NclArray *x, int nd, const int64_t *shape,
+                          int split, const int64_t *counts, int64_t off, int64_t cnt,
+                          NclArray **lx)
+{
+    *lx = NULL;
+    if (x == NULL) return NCL_OK;
+    const mpi_dist *d = mpi_dist_of(x);
+    NclArray *whole = NULL;
+    NclStatus st;
+    if (d) {
+        if (same_layout(d, x, nd, shape, split, counts)) {
+            NclArrayRetain(d->local);
+            *lx = d->local;
+            return NCL_OK;
+        }
+        if (NclArrayNDim(x) == nd &&
+            memcmp(NclArrayShape(x), shape, (size_t)nd * sizeof *shape) == 0) {
+            NclArray *moved = NULL;
+            if ((st = mpi_move(who, x, split, counts, &moved)) != NCL_OK) return st;
+            NclArrayRetain(mpi_dist_of(moved)->local);
+            *lx = mpi_dist_of(moved)->local;
+            NclArrayRelease(moved);
+            return NCL_OK;
+        }
+        if ((st = mpi_gather(who, x, NCL_MPI_ALL, &whole)) != NCL_OK) return st;
+        x = whole;
+    }
+    const int m = NclArrayNDim(x), ax = split - (nd - m);
+    const int64_t *s = NclArrayShape(x);
+    if (nd > 0 && ax >= 0 && s[ax] == shape[split] && s[ax] != 1) {
+        int64_t a0[NCL_MAXDIMS], a1[NCL_MAXDIMS], one[NCL_MAXDIMS];
+        for (int i = 0; i < m; i++) {
+            a0[i] = i == ax ? off : 0;
+            a1[i] = i == ax ? off + cnt : s[i];
+            one[i] = 1;
+        }
+        st = NclArraySlice(x, a0, a1, one, lx);
+        NclArrayRelease(whole);
+        return st;
+    }
+    if (whole) *lx = whole;
+    else {
+        NclArrayRetain((NclArray *)x);
+        *lx = (NclArray *)x;
+    }
+    return NCL_OK;
+}
+
+/* ---- the calls on this rank ------------------------------------------------- */
+
+/* One call passed on to the rest of the chain, whatever its subsystem. */
+typedef struct call {
+    NclHook *self;
+    NclSubsystem sub;
+    int op;
+    NclRngGen *gen;
+} call;
+
+static NclStatus call_next(const call *k, const NclArray *const *in, NclArray **out,
+                           const NclParams *p)
+{
+    switch (k->sub) {
+    case NCL_SUBSYSTEM_CONVERT: return NclConvertNext(k->self, (NclConvertOp)k->op, in[0], out, p);
+    case NCL_SUBSYSTEM_COMPARE:
+        return NclCompareNext(k->self, (NclCompareOp)k->op, in[0], in[1], out, p);
+    case NCL_SUBSYSTEM_ISUNARY: return NclIsUnaryNext(k->self, (NclIsUnaryOp)k->op, in[0], out, p);
+    case NCL_SUBSYSTEM_UNARY: return NclUnaryNext(k->self, (NclUnaryOp)k->op, in[0], out, p);
+    case NCL_SUBSYSTEM_BINARY:
+        return NclBinaryNext(k->self, (NclBinaryOp)k->op, in[0], in[1], out, p);
+    case NCL_SUBSYSTEM_TERNARY:
+        return NclTernaryNext(k->self, (NclTernaryOp)k->op, in[0], in[1], in[2], out, p);
+    case NCL_SUBSYSTEM_REDUCE: return NclReduceNext(k->self, (NclReduceOp)k->op, in[0], out, p);
+    case NCL_SUBSYSTEM_SORT: return NclSortNext(k->self, (NclSortOp)k->op, in[0], out, p);
+    case NCL_SUBSYSTEM_MASK: return NclMaskNext(k->self, (NclMaskOp)k->op, in[0], in[1], out, p);
+    case NCL_SUBSYSTEM_RNG:
+        return NclRngNext(k->self, (NclRngOp)k->op, k->gen, in[0], in[1], out, p);
+    default: return mpi_error(NCL_ERR_INVALID_ARGUMENT, "libncl_mpi: subsystem %d", (int)k->sub);
+    }
+}
+
+/* params with where replaced (size kept). */
+static NclParams with_where(const NclParams *p, const NclArray *w)
+{
+    NclParams q = NCL_PARAMS_INIT;
+    if (p) {
+        const size_t upto = p->size < sizeof q ? p->size : sizeof q;
+        memcpy(&q, p, upto);
+    }
+    q.where = w;
+    return q;
+}
+
+/* ---- elementwise ------------------------------------------------------------ */
+
+static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, NclArray **out,
+                             const NclParams *params)
+{
+    char who[64];
+    call_name(who, sizeof who, k->sub, k->op);
+    const NclArray *w = where_of(params);
+    const NclArray *arr[5] = {nin > 0 ? in[0] : NULL, nin > 1 ? in[1] : NULL,
+                              nin > 2 ? in[2] : NULL, w, out ? *out : NULL};
+    mpi_dist *first = first_dist(arr, 5);
+    NclMpiComm *c = first->c;
+    NclStatus st = mpi_same(c, who, call_hash(k->sub, k->op, arr, 5, params));
+    if (st != NCL_OK) return st;
+    if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    int nd = 0;
+    int64_t shape[NCL_MAXDIMS];
+    if ((st = broadcast_shape(who, arr, 4, &nd, shape)) != NCL_OK) return st;
+    /* the result's layout: a distributed output's, else the first
+       distributed operand of the result's shape */
+    const NclArray *ref = NULL;
+    if (arr[4] && mpi_dist_of(arr[4])) ref = arr[4];
+    for (int i = 0; i < 4 && ref == NULL; i++)
+        if (mpi_dist_of(arr[i]) && NclArrayNDim(arr[i]) == nd &&
+            memcmp(NclArrayShape(arr[i]), shape, (size_t)nd * sizeof *shape) == 0)
+            ref = arr[i];
+    if (arr[4] && !mpi_dist_of(arr[4]))
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the output is not distributed while an "
+                         "operand is; let the call allocate it, or gather the result "
+                         "(NclMpiGather)", who);
+    NclArray *l[4] = {NULL, NULL, NULL, NULL}, *lo = NULL;
+    if (ref == NULL) {
+        /* every distributed operand is broadcast: each rank computes the
+           whole (small) result from gathered operands */
+        for (int i = 0; i < 4 && st == NCL_OK; i++) {
+            if (arr[i] == NULL) continue;
+            if (mpi_dist_of(arr[i])) st = mpi_gather(who, arr[i], NCL_MPI_ALL, &l[i]);
+            else {
+                NclArrayRetain((NclArray *)arr[i]);
+                l[i] = (NclArray *)arr[i];
+            }
+        }
+        if (st == NCL_OK) {
+            NclParams q = with_where(params, l[3]);
+            st = call_next(k, (const NclArray *const *)l, &lo, params ? &q : NULL);
+        }
+        if ((st = mpi_agree(c, st)) == NCL_OK) *out = lo;
+        else NclArrayRelease(lo);
+        for (int i = 0; i < 4; i++) NclArrayRelease(l[i]);
+        return st;
+    }
+    const mpi_dist *rd = mpi_dist_of(ref);
+    const int split = rd->split, me = c->rank;
+    const int64_t off = rd->offsets[me], cnt = rd->counts[me];
+    int64_t *counts = malloc((size_t)c->size * sizeof *counts);
+    if (counts == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
+    memcpy(counts, rd->counts, (size_t)c->size * sizeof *counts);
+    for (int i = 0; i < 4 && st == NCL_OK; i++)
+        st = localize(who, arr[i], nd, shape, split, counts, off, cnt, &l[i]);
+    if (st == NCL_OK && arr[4]) {
+        lo = mpi_dist_of(arr[4])->local;
+        NclArrayRetain(lo);
+    }
+    if (st == NCL_OK) {
+        NclParams q = with_where(params, l[3]);
+        st = call_next(k, (const NclArray *const *)l, &lo, params ? &q : NULL);
+    }
+    if ((st = mpi_agree(c, st)) == NCL_OK) {
+        if (arr[4]) NclArrayRelease(lo);
+        else {
+            NclArray *made = NULL;
+            st = mpi_dist_wrap(who, c, NclArrayDType(lo), nd, shape, split, counts, lo, &made);
+            if ((st = mpi_agree(c, st)) == NCL_OK) *out = made;
+            else NclArrayRelease(made);
+        }
+    } else
+        NclArrayRelease(lo);
+    for (int i = 0; i < 4; i++) NclArrayRelease(l[i]);
+    free(counts);
+    return st;
+}
+
+/* ---- reductions ------------------------------------------------------------- */
+
+static int is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
+
+static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const NclParams *params)
+{
+    char who[64];
+    call_name(who, sizeof who, k->sub, k->op);
+    const NclArray *w = where_of(params);
+    const NclArray *arr[3] = {a, w, out ? *out : NULL};
+    NclMpiComm *c = first_dist(arr, 3)->c;
+    NclStatus st = mpi_same(c, who, call_hash(k->sub, k->op, arr, 3, params));
+    if (st != NCL_OK) return st;
+    const mpi_dist *d = mpi_dist_of(a);
+    const NclReduceOp op = (NclReduceOp)k->op;
+    if (d == NULL)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: only the reduced array may be distributed",
+                         who);
+    if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if (op != NCL_SUM && op != NCL_PROD && op != NCL_MIN && op != NCL_MAX && op != NCL_ANY &&
+        op != NCL_ALL && op != NCL_COUNT_NONZERO)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: this reduction of a distributed array is not "
+                         "implemented yet (sum, prod, min, max, any, all and count_nonzero are)",
+                         who);
+    NclParams p = with_where(params, NULL);
+    const int nd = NclArrayNDim(a);
+    const int64_t *shape = NclArrayShape(a);
+    /* the reduced axes */
+    int red[NCL_MAXDIMS] = {0};
+    if (p.axes == NULL)
+        for (int i = 0; i < nd; i++) red[i] = 1;
+    else {
+        if (p.naxes < 0 || p.naxes > nd)
+            return mpi_error(NCL_ERR_AXIS, "%s: naxes %d for %d dimensions", who, p.naxes, nd);
+        for (int i = 0; i < p.naxes; i++) {
+            const int ax = p.axes[i] < 0 ? p.axes[i] + nd : p.axes[i];
+            if (ax < 0 || ax >= nd || red[ax])
+                return mpi_error(NCL_ERR_AXIS, "%s: axis %d is out of range or repeated", who,
+                                 p.axes[i]);
+            red[ax] = 1;
+        }
+    }
+    const int s = d->split, me = c->rank;
+    const mpi_dist *od = arr[2] ? mpi_dist_of(arr[2]) : NULL;
+    if (nd == 0 || !red[s]) {
+        /* the split axis stays: each rank reduces its rows */
+        if (arr[2] && !od)
+            return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the output is not distributed while the "
+                             "result is", who);
+        int ond = 0, osplit = 0;
+        int64_t oshape[NCL_MAXDIMS];
+        for (int i = 0; i < nd; i++) {
+            if (i == s) osplit = ond;
+            if (!red[i]) oshape[ond++] = shape[i];
+            else if (p.keepdims) oshape[ond++] = 1;
+        }
+        NclArray *lw = NULL, *lo = NULL;
+        st = localize(who, w, nd, shape, s, d->counts, d->offsets[me], d->counts[me], &lw);
+        if (st == NCL_OK && od) {
+            lo = od->local;
+            NclArrayRetain(lo);
+        }
+        if (st == NCL_OK) {
+            NclParams q = with_where(params, lw);
+            st = NclReduceNext(k->self, op, d->local, &lo, &q);
+        }
+        NclArrayRelease(lw);
+        if ((st = mpi_agree(c, st)) != NCL_OK) {
+            NclArrayRelease(lo);
+            return st;
+        }
+        if (od) {
+            NclArrayRelease(lo);
+            return NCL_OK;
+        }
+        if (nd == 0) {
+            /* a 0-d result: rank 0 has it; it stays distributed as a 0-d array */
+            NclArray *made = NULL;
+            st = mpi_dist_wrap(who, c, NclArrayDType(lo), 0, NULL, 0, d->counts, lo, &made);
+            if ((st = mpi_agree(c, st)) == NCL_OK) *out = made;
+            return st;
+        }
+        NclArray *made = NULL;
+        st = mpi_dist_wrap(who, c, NclArrayDType(lo), ond, oshape, osplit, d->counts, lo, &made);
+        if ((st = mpi_agree(c, st)) == NCL_OK) *out = made;
+        return st;
+    }
+    /* over the split axis: the whole result on every rank */
+    if (od)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: a reduction over the split axis gives an "
+                         "ordinary array on every rank; the output may not be distributed", who);
+    if (w)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: where= in a reduction over the split axis is "
+                         "not implemented yet", who);
+    const NclDType rdt = p.dtype != NCL_DTYPE_DEFAULT ? p.dtype : NclArrayDType(a);
+    if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt)) {
+        /* the tree's order: every rank reduces the whole operand */
+        NclArray *whole = NULL;
+        st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
+        if (st != NCL_OK) return st;
+        st = NclReduceNext(k->self, op, whole, out, params);
+        NclArrayRelease(whole);
+        return mpi_agree(c, st);
+    }
+    /* an order-free combination: each rank's partial (keepdims), gathered
+       along the split axis, then reduced again; ranks with no rows give
+       none (min/max of nothing is an error) */
+    int64_t *pc = malloc((size_t)c->size * sizeof *pc);
+    if (pc == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
+    for (int r = 0; r < c->size; r++) pc[r] = d->counts[r] > 0;
+    NclArray *part = NULL, *parts = NULL, *all = NULL;
+    NclParams q = p;
+    q.keepdims = 1;
+    q.initial = NULL;
+    if (pc[me]) st = NclReduceNext(k->self, op, d->local, &part, &q);
+    else {
+        /* a placeholder of the partial's shape with no rows */
+        NclArray *e = NULL;
+        if ((st = NclReduceNext(k->self, op == NCL_MIN || op == NCL_MAX ? NCL_SUM : op, d->local,
+                                &e, &q)) == NCL_OK) {
+            int64_t z[NCL_MAXDIMS];
+            for (int i = 0; i < nd; i++) z[i] = i == s ? 0 : NclArrayShape(e)[i];
+            NclDType pdt = NclArrayDType(e);
+            if (op == NCL_MIN || op == NCL_MAX) pdt = rdt;
+            st = NclEmpty(pdt, nd, z, &part);
+        }
+        NclArrayRelease(e);
+    }
+    int64_t pshape[NCL_MAXDIMS];
+    int64_t nparts = 0;
+    for (int r = 0; r < c->size; r++) nparts += pc[r];
+    if (st == NCL_OK) {
+        for (int i = 0; i < nd; i++) pshape[i] = i == s ? nparts : NclArrayShape(part)[i];
+        if (pc[me] == 0) NclArrayRetain(part);
+        st = mpi_dist_wrap(who, c, NclArrayDType(part), nd, pshape, s, pc, part, &parts);
+        if (pc[me] == 0) NclArrayRelease(part);
+    } else
+        NclArrayRelease(part);
+    if ((st = mpi_agree(c, st)) == NCL_OK && (st = mpi_gather(who, parts, NCL_MPI_ALL, &all)) == NCL_OK) {
+        NclParams f = p;
+        f.dtype = op == NCL_COUNT_NONZERO ? NCL_INT64 : NclArrayDType(all);
+        const NclReduceOp fop = op == NCL_COUNT_NONZERO ? NCL_SUM : op;
+        if (nparts == 0) {
+            /* nothing anywhere: the reduction of the empty operand */
+            NclArrayRelease(all);
+            all = NULL;
+            st = NclReduceNext(k->self, op, d->local, out, params);
+        } else
+            st = NclReduceNext(k->self, fop, all, out, &f);
+        st = mpi_agree(c, st);
+    }
+    NclArrayRelease(parts);
+    NclArrayRelease(all);
+    free(pc);
+    return st;
+}
+
+/* ---- the hook functions ----------------------------------------------------- */
+
+/* The call's arrays when none is distributed go on at once. */
+#define ANY_DIST(...)                                                       \
+    ({                                                                      \
+        const NclArray *const _a[] = {__VA_ARGS__};                         \
+        int _d = 0;                                                         \
+        for (size_t _i = 0; _i < sizeof _a / sizeof *_a; _i++)              \
+            if (_a[_i] && (NclArrayFlags(_a[_i]) & NCL_ARRAY_EXTERNAL)) _d = 1; \
+        _d;                                                                 \
+    })
+
+static NclStatus h_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
+                           const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
+        return NclConvertNext(self, op, a, out, p);
+    const call k = {self, NCL_SUBSYSTEM_CONVERT, (int)op, NULL};
+    return elementwise(&k, 1, &a, out, p);
+}
+static NclStatus h_compare(NclHook *self, NclCompareOp op, const NclArray *a, const NclArray *b,
+                           NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)))
+        return NclCompareNext(self, op, a, b, out, p);
+    const call k = {self, NCL_SUBSYSTEM_COMPARE, (int)op, NULL};
+    const NclArray *in[2] = {a, b};
+    return elementwise(&k, 2, in, out, p);
+}
+static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
+                           const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
+        return NclIsUnaryNext(self, op, a, out, p);
+    const call k = {self, NCL_SUBSYSTEM_ISUNARY, (int)op, NULL};
+    return elementwise(&k, 1, &a, out, p);
+}
+static NclStatus h_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
+                         const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclUnaryNext(self, op, a, out, p);
+    const call k = {self, NCL_SUBSYSTEM_UNARY, (int)op, NULL};
+    return elementwise(&k, 1, &a, out, p);
+}
+static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
+                          NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)))
+        return NclBinaryNext(self, op, a, b, out, p);
+    const call k = {self, NCL_SUBSYSTEM_BINARY, (int)op, NULL};
+    const NclArray *in[2] = {a, b};
+    return elementwise(&k, 2, in, out, p);
+}
+static NclStatus h_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, const NclArray *b,
+                           const NclArray *c, NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, c, out ? *out : NULL, where_of(p)))
+        return NclTernaryNext(self, op, a, b, c, out, p);
+    const call k = {self, NCL_SUBSYSTEM_TERNARY, (int)op, NULL};
+    const NclArray *in[3] = {a, b, c};
+    return elementwise(&k, 3, in, out, p);
+}
+static NclStatus h_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
+                          const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclReduceNext(self, op, a, out, p);
+    const call k = {self, NCL_SUBSYSTEM_REDUCE, (int)op, NULL};
+    return reduce(&k, a, out, p);
+}
+
+/* Not distributed yet: refused on every rank alike (no communication: the
+   arrays' kinds are the same on every rank of an SPMD program). */
+static NclStatus not_yet(const char *fn)
+{
+    return mpi_error(NCL_ERR_UNSUPPORTED, "%s: distributed arrays are not supported by this call "
+                     "yet (gather them with NclMpiGather)", fn);
+}
+static NclStatus h_create(NclHook *self, NclCreateOp op, const NclCreateParams *p, NclArray **out)
+{
+    if (op != NCL_CREATE_COPY || p == NULL ||
+        p->size < offsetof(NclCreateParams, src) + sizeof p->src || !ANY_DIST(p->src))
+        return NclCreateNext(self, op, p, out);
+    return not_yet("NclCreate(copy)");
+}
+static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                        const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
+    return not_yet("NclSort");
+}
+static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
+                        NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p))) return NclMaskNext(self, op, a, b, out, p);
+    return not_yet("NclMask");
+}
+static NclStatus h_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                       const NclArray *b, NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)))
+        return NclRngNext(self, op, gen, a, b, out, p);
+    return not_yet("NclRng");
+}
+
+NclStatus mpi_hooks_link(void)
+{
+    memset(nodes, 0, sizeof nodes);
+    nodes[NCL_SUBSYSTEM_CREATE].fn.create = h_create;
+    nodes[NCL_SUBSYSTEM_CONVERT].fn.convert = h_convert;
+    nodes[NCL_SUBSYSTEM_COMPARE].fn.compare = h_compare;
+    nodes[NCL_SUBSYSTEM_ISUNARY].fn.isunary = h_isunary;
+    nodes[NCL_SUBSYSTEM_UNARY].fn.unary = h_unary;
+    nodes[NCL_SUBSYSTEM_BINARY].fn.binary = h_binary;
+    nodes[NCL_SUBSYSTEM_TERNARY].fn.ternary = h_ternary;
+    nodes[NCL_SUBSYSTEM_REDUCE].fn.reduce = h_reduce;
+    nodes[NCL_SUBSYSTEM_SORT].fn.sort = h_sort;
+    nodes[NCL_SUBSYSTEM_MASK].fn.mask = h_mask;
+    nodes[NCL_SUBSYSTEM_RNG].fn.rng = h_rng;
+    for (int s = 0; s < NCL_SUBSYSTEM_COUNT; s++) {
+        if (nodes[s].fn.any == NULL) continue;
+        nodes[s].name = "ncl_mpi";
+        NclStatus st = NclApiHook((NclSubsystem)s, &nodes[s].list);
+        if (st != NCL_OK) {
+            for (int t = 0; t < s; t++)
+                if (nodes[t].fn.any) (void)NclApiUnhook(&nodes[t].list);
+            return st;
+        }
+    }
+    return NCL_OK;
+}
+
+void mpi_hooks_unlink(void)
+{
+    for (int s = 0; s < NCL_SUBSYSTEM_COUNT; s++)
+        if (nodes[s].fn.any) (void)NclApiUnhook(&nodes[s].list);
+}

@@ -1,0 +1,78 @@
+/*
+ * ncl_mpi_internal.h: what the files of libncl_mpi share. A distributed
+ * array is an external NclArray (NclArrayFromExt) whose extension state is
+ * an mpi_dist: the communicator, the split axis, every rank's rows, and
+ * this rank's partition as an ordinary C-ordered array.
+ *
+ *   dist.c   the communicator handle, distributed arrays, moving rows
+ *            between layouts (scatter, gather, redistribute), agreement
+ *   hooks.c  the level-1 hooks: elementwise calls and reductions
+ */
+#ifndef NCL_MPI_INTERNAL_H
+#define NCL_MPI_INTERNAL_H
+
+#define NCL_MPI_BUILDING 1
+#include <stdatomic.h>
+#include "ncl/mpi.h"
+
+struct NclMpiComm {
+    MPI_Comm comm;
+    int size, rank;
+    atomic_int refs;      /* the handle's own, plus one per array on it */
+};
+
+typedef struct mpi_dist {
+    NclArrayExt base;     /* name "mpi", release dist_release */
+    NclMpiComm *c;
+    int split;            /* 0 for a 0-d array */
+    int64_t *counts;      /* c->size rows per rank along split */
+    int64_t *offsets;     /* c->size first rows */
+    NclArray *local;      /* this rank's rows, C order */
+} mpi_dist;
+
+/* The array's state when a is distributed by this library, else NULL. */
+mpi_dist *mpi_dist_of(const NclArray *a);
+
+/* A new distributed array over local (its reference is taken). counts
+   has c->size entries, offsets are computed. */
+NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
+                        const int64_t *shape, int split, const int64_t *counts, NclArray *local,
+                        NclArray **out);
+/* Balanced counts of n rows over size ranks (the first n % size one more). */
+void mpi_balanced(int64_t n, int size, int64_t *counts);
+/* A new distributed array of a's global array split along split with
+   counts (NULL: balanced): the rows moved by one all-to-all. */
+NclStatus mpi_move(const char *who, const NclArray *a, int split, const int64_t *counts,
+                   NclArray **out);
+/* a's whole array on every rank (root NCL_MPI_ALL) or on root. */
+NclStatus mpi_gather(const char *who, const NclArray *a, int root, NclArray **out);
+
+/* Collective: every rank learns the first failing rank's status and
+   message (rank order); NCL_OK when none failed. */
+NclStatus mpi_agree(NclMpiComm *c, NclStatus st);
+/* Collective: refuses (on every rank) a call whose description hash h
+   differs between ranks. */
+NclStatus mpi_same(NclMpiComm *c, const char *who, uint64_t h);
+/* NCL_ERR_INTERNAL with MPI's message for a failed MPI call. */
+NclStatus mpi_failed(const char *who, const char *call, int err);
+/* NclSetError with a formatted message. */
+NclStatus mpi_error(NclStatus s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* FNV-1a over n bytes, continuing from h. */
+static inline uint64_t mpi_hash(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+#define MPI_HASH_INIT UINT64_C(0xcbf29ce484222325)
+/* An array's description: kind, dtype, shape, and for a distributed one
+   its layout. */
+uint64_t mpi_hash_array(uint64_t h, const NclArray *a);
+
+/* The hooks (hooks.c): linked with the first handle, unlinked with the
+   last. */
+NclStatus mpi_hooks_link(void);
+void mpi_hooks_unlink(void);
+
+#endif /* NCL_MPI_INTERNAL_H */

@@ -1,0 +1,460 @@
+/*
+ * test_mpi_dist.c: distributed arrays against the same calls on one
+ * process. Run under mpiexec with any number of processes: every rank
+ * builds the whole operands (their values depend on the global index
+ * only), makes the distributed call and the ordinary one, gathers the
+ * distributed result and compares the two byte for byte. Also: layouts
+ * with empty ranks, redistribution, calls that differ between ranks
+ * (refused everywhere), errors every rank returns alike, and calls the
+ * distributed layer does not serve yet (refused everywhere).
+ * Exit status 0 when every check on every rank passed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ncl/mpi.h"
+
+static int rank, nranks, failures, checks;
+static NclMpiComm *C;
+
+#define CHECK(cond, ...)                                                    \
+    do {                                                                    \
+        checks++;                                                           \
+        if (!(cond)) {                                                      \
+            failures++;                                                     \
+            fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fprintf(stderr, " [%s]\n", NclLastError());                     \
+        }                                                                   \
+    } while (0)
+#define OK(call) CHECK((call) == NCL_OK, "%s failed", #call)
+
+/* ---- operands ---------------------------------------------------------------- */
+
+static NclStatus astype(const NclArray *a, NclDType dt, NclArray **out)
+{
+    NclParams p = NCL_PARAMS_INIT;
+    p.dtype = dt;
+    p.casting = NCL_CASTING_UNSAFE;
+    return NclConvert(NCL_CONVERT_ASTYPE, a, out, &p);
+}
+
+/* Element i of a test array of dtype dt: values with fractions, signs,
+   repeats, and (floats, when special) a NaN or an infinity now and then. */
+static double value_at(int64_t i, int special)
+{
+    if (special && i % 37 == 5) return NAN;
+    if (special && i % 53 == 7) return -INFINITY;
+    const double x = (double)((i * 7919) % 1000) / 7.0 - 60.0;
+    return (i % 3 == 0) ? x * 1e3 : x;
+}
+
+static NclArray *make(NclDType dt, int nd, const int64_t *shape, int special)
+{
+    int64_t n = 1;
+    for (int i = 0; i < nd; i++) n *= shape[i];
+    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    for (int64_t i = 0; i < n; i++) v[i] = value_at(i, special);
+    NclArray *f = NULL, *a = NULL;
+    if (NclFromData(NCL_FLOAT64, nd, shape, NULL, v, NCL_ARRAY_WRITEABLE, NULL, NULL, &f) ||
+        astype(f, dt, &a)) {
+        fprintf(stderr, "rank %d: cannot make an operand: %s\n", rank, NclLastError());
+        exit(2);
+    }
+    NclArrayRelease(f);
+    free(v);
+    return a;
+}
+
+/* Whether two ordinary arrays have the same dtype, shape and bytes (C
+   order). */
+static int same_bits(const NclArray *x, const NclArray *y)
+{
+    if (x == NULL || y == NULL) return x == y;
+    if (NclArrayDType(x) != NclArrayDType(y) || NclArrayNDim(x) != NclArrayNDim(y)) return 0;
+    const int nd = NclArrayNDim(x);
+    if (memcmp(NclArrayShape(x), NclArrayShape(y), (size_t)nd * sizeof(int64_t))) return 0;
+    NclArray *cx = NULL, *cy = NULL;
+    if (NclCopy(x, &cx) || NclCopy(y, &cy)) return 0;
+    const size_t bytes = (size_t)NclArraySize(cx) * NclDTypeSize(NclArrayDType(cx));
+    const int eq = bytes == 0 || memcmp(NclArrayData(cx), NclArrayData(cy), bytes) == 0;
+    NclArrayRelease(cx);
+    NclArrayRelease(cy);
+    return eq;
+}
+
+/* d gathered on every rank equals ref. */
+static void expect_equal(const NclArray *d, const NclArray *ref, const char *what)
+{
+    CHECK(NclMpiIsDistributed(d), "%s: the result is not distributed", what);
+    NclArray *g = NULL;
+    if (NclMpiGather(d, NCL_MPI_ALL, &g) != NCL_OK) {
+        CHECK(0, "%s: gather failed", what);
+        return;
+    }
+    CHECK(same_bits(g, ref), "%s: the bits differ from one process's", what);
+    NclArrayRelease(g);
+}
+
+static NclArray *scatter(const NclArray *a, int split, const int64_t *counts)
+{
+    NclArray *d = NULL;
+    if (NclMpiScatter(C, 0, rank == 0 ? a : NULL, split, counts, &d) != NCL_OK) {
+        fprintf(stderr, "rank %d: scatter failed: %s\n", rank, NclLastError());
+        exit(2);
+    }
+    return d;
+}
+
+/* Counts with empty ranks: everything on the last rank but one row on
+   rank 0. */
+static void lopsided(int64_t n, int64_t *counts)
+{
+    for (int r = 0; r < nranks; r++) counts[r] = 0;
+    if (n == 0) return;
+    counts[0] = 1;
+    counts[nranks - 1] += n - 1;
+}
+
+/* ---- cases ------------------------------------------------------------------- */
+
+static void t_scatter_gather(void)
+{
+    static const NclDType dts[] = {NCL_BOOL, NCL_INT8, NCL_UINT16, NCL_INT64, NCL_FLOAT32,
+                                   NCL_FLOAT64};
+    const int64_t shapes[][3] = {{7, 0, 0}, {0, 0, 0}, {5, 3, 0}, {4, 3, 2}, {1, 9, 0}};
+    const int nds[] = {1, 1, 2, 3, 2};
+    for (size_t t = 0; t < sizeof dts / sizeof *dts; t++)
+        for (int s = 0; s < 5; s++)
+            for (int split = 0; split < nds[s]; split++)
+                for (int lop = 0; lop < 2; lop++) {
+                    NclArray *a = make(dts[t], nds[s], shapes[s], 1);
+                    int64_t counts[64];
+                    lopsided(shapes[s][split], counts);
+                    NclArray *d = scatter(a, split, lop ? counts : NULL);
+                    char what[96];
+                    snprintf(what, sizeof what, "scatter/gather dtype %d shape %d split %d%s",
+                             (int)dts[t], s, split, lop ? " lopsided" : "");
+                    expect_equal(d, a, what);
+                    /* gather to each root in turn */
+                    for (int root = 0; root < nranks; root++) {
+                        NclArray *g = NULL;
+                        OK(NclMpiGather(d, root, &g));
+                        CHECK(rank == root ? same_bits(g, a) : g == NULL, "%s to root %d", what,
+                              root);
+                        NclArrayRelease(g);
+                    }
+                    /* the local partition and its offset */
+                    NclArray *l = NULL;
+                    int64_t off = -1;
+                    NclMpiLayoutInfo li;
+                    OK(NclMpiLocal(d, &l, &off));
+                    OK(NclMpiLayout(d, &li));
+                    CHECK(li.nranks == nranks && li.rank == rank && li.split == split &&
+                              off == li.offsets[rank] &&
+                              NclArrayShape(l)[split] == li.counts[rank],
+                          "%s: layout", what);
+                    NclArrayRelease(l);
+                    NclArrayRelease(d);
+                    NclArrayRelease(a);
+                }
+    /* a 0-d array */
+    NclArray *a = make(NCL_FLOAT64, 0, NULL, 0);
+    NclArray *d = scatter(a, 0, NULL);
+    expect_equal(d, a, "scatter/gather 0-d");
+    NclArrayRelease(d);
+    NclArrayRelease(a);
+}
+
+static void t_create(void)
+{
+    const int64_t shape[2] = {13, 4};
+    NclArray *d = NULL, *r = NULL;
+    OK(NclMpiZeros(C, NCL_INT32, 2, shape, 1, NULL, &d));
+    OK(NclZeros(NCL_INT32, 2, shape, &r));
+    expect_equal(d, r, "zeros");
+    NclArrayRelease(d);
+    NclArrayRelease(r);
+    const double v = -2.5;
+    OK(NclMpiFull(C, NCL_FLOAT64, 2, shape, 0, NULL, &v, &d));
+    OK(NclFull(NCL_FLOAT64, 2, shape, &v, &r));
+    expect_equal(d, r, "full");
+    NclArrayRelease(d);
+    NclArrayRelease(r);
+    OK(NclMpiArange(C, NCL_FLOAT32, 0.5, 100.0, 0.7, &d));
+    OK(NclArange(NCL_FLOAT32, 0.5, 100.0, 0.7, &r));
+    expect_equal(d, r, "arange");
+    NclArrayRelease(d);
+    NclArrayRelease(r);
+    OK(NclMpiEmpty(C, NCL_UINT8, 2, shape, -1, NULL, &d));
+    NclMpiLayoutInfo li;
+    OK(NclMpiLayout(d, &li));
+    CHECK(li.split == 1, "empty: split -1 is the last axis");
+    NclArrayRelease(d);
+    /* bad arguments: the same status on every rank */
+    int64_t bad[64];
+    for (int r2 = 0; r2 < nranks; r2++) bad[r2] = 1;
+    CHECK(NclMpiZeros(C, NCL_INT32, 2, shape, 2, NULL, &d) == NCL_ERR_AXIS, "split 2 of 2-d");
+    CHECK(NclMpiZeros(C, NCL_INT32, 2, shape, 0, bad, &d) == NCL_ERR_INVALID_ARGUMENT,
+          "counts that do not sum");
+    CHECK(NclMpiFull(C, NCL_INT32, 2, shape, 0, NULL, NULL, &d) == NCL_ERR_INVALID_ARGUMENT,
+          "full without value");
+}
+
+static void t_elementwise(void)
+{
+    const int64_t sh[2] = {11, 6}, row[1] = {6}, col[2] = {11, 1};
+    NclArray *a = make(NCL_FLOAT64, 2, sh, 1), *b = make(NCL_FLOAT64, 2, sh, 0);
+    NclArray *r6 = make(NCL_FLOAT32, 1, row, 0), *c1 = make(NCL_INT16, 2, col, 0);
+    int64_t counts[64];
+    lopsided(sh[0], counts);
+    NclArray *da = scatter(a, 0, NULL), *db = scatter(b, 0, NULL), *db1 = scatter(b, 1, NULL);
+    NclArray *dbl = scatter(b, 0, counts), *dc1 = scatter(c1, 0, NULL);
+    static const NclBinaryOp ops[] = {NCL_ADD, NCL_MULTIPLY, NCL_DIVIDE, NCL_POWER,
+                                      NCL_MAXIMUM, NCL_ARCTAN2};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        NclArray *ref = NULL, *o = NULL;
+        char what[64];
+        OK(NclBinary(ops[i], a, b, &ref, NULL));
+        snprintf(what, sizeof what, "binary %d, same layout", (int)ops[i]);
+        OK(NclBinary(ops[i], da, db, &o, NULL));
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        snprintf(what, sizeof what, "binary %d, other split", (int)ops[i]);
+        OK(NclBinary(ops[i], da, db1, &o, NULL));
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        snprintf(what, sizeof what, "binary %d, other counts", (int)ops[i]);
+        OK(NclBinary(ops[i], da, dbl, &o, NULL));
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        snprintf(what, sizeof what, "binary %d, ordinary operand", (int)ops[i]);
+        OK(NclBinary(ops[i], a, db, &o, NULL));
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        NclArrayRelease(ref), ref = NULL;
+        /* broadcasting: a row (ordinary) and a column (distributed) */
+        OK(NclBinary(ops[i], a, r6, &ref, NULL));
+        OK(NclBinary(ops[i], da, r6, &o, NULL));
+        snprintf(what, sizeof what, "binary %d, broadcast row", (int)ops[i]);
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        NclArrayRelease(ref), ref = NULL;
+        OK(NclBinary(ops[i], c1, a, &ref, NULL));
+        OK(NclBinary(ops[i], dc1, da, &o, NULL));
+        snprintf(what, sizeof what, "binary %d, distributed column", (int)ops[i]);
+        expect_equal(o, ref, what);
+        NclArrayRelease(o), o = NULL;
+        NclArrayRelease(ref), ref = NULL;
+    }
+    /* where= and a provided distributed output */
+    NclArray *mask = NULL, *ref = NULL, *o = NULL, *dmask = NULL;
+    OK(NclCompare(NCL_CMP_LT, a, b, &mask, NULL));
+    dmask = scatter(mask, 1, NULL);
+    NclParams p = NCL_PARAMS_INIT;
+    OK(NclCopy(b, &ref));
+    p.where = mask;
+    OK(NclBinary(NCL_SUBTRACT, a, b, &ref, &p));
+    OK(NclMpiScatter(C, 0, rank == 0 ? b : NULL, 0, NULL, &o));
+    p.where = dmask;
+    OK(NclBinary(NCL_SUBTRACT, da, db, &o, &p));
+    expect_equal(o, ref, "subtract with a distributed where into a provided output");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    /* compare, unary, isunary, convert, ternary */
+    OK(NclCompare(NCL_CMP_LE, a, r6, &ref, NULL));
+    OK(NclCompare(NCL_CMP_LE, da, r6, &o, NULL));
+    expect_equal(o, ref, "compare");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    OK(NclUnary(NCL_SQRT, a, &ref, NULL));
+    OK(NclUnary(NCL_SQRT, da, &o, NULL));
+    expect_equal(o, ref, "sqrt");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    OK(NclIsUnary(NCL_IS_NAN, a, &ref, NULL));
+    OK(NclIsUnary(NCL_IS_NAN, da, &o, NULL));
+    expect_equal(o, ref, "isnan");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    OK(astype(a, NCL_INT16, &ref));
+    NclParams pc = NCL_PARAMS_INIT;
+    pc.dtype = NCL_INT16;
+    pc.casting = NCL_CASTING_UNSAFE;
+    OK(NclConvert(NCL_CONVERT_ASTYPE, da, &o, &pc));
+    expect_equal(o, ref, "astype int16");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    OK(NclTernary(NCL_CLIP, a, r6, b, &ref, NULL));
+    OK(NclTernary(NCL_CLIP, da, r6, db1, &o, NULL));
+    expect_equal(o, ref, "clip");
+    NclArrayRelease(o), o = NULL;
+    NclArrayRelease(ref), ref = NULL;
+    /* a casting error: the same status on every rank, nothing made */
+    pc.casting = NCL_CASTING_SAFE;
+    CHECK(NclConvert(NCL_CONVERT_ASTYPE, da, &o, &pc) == NCL_ERR_CASTING && o == NULL,
+          "astype under safe casting");
+    /* shapes that do not broadcast */
+    const int64_t three[1] = {3};
+    NclArray *t3 = make(NCL_FLOAT64, 1, three, 0);
+    CHECK(NclBinary(NCL_ADD, da, t3, &o, NULL) == NCL_ERR_BROADCAST && o == NULL,
+          "shapes that do not broadcast");
+    NclArrayRelease(t3);
+    NclArray *arrs[] = {a, b, r6, c1, da, db, db1, dbl, dc1, mask, dmask};
+    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+}
+
+static void t_reduce(void)
+{
+    const int64_t sh1[1] = {5000}, sh3[3] = {9, 5, 4};
+    static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32, NCL_INT32, NCL_UINT8, NCL_BOOL};
+    static const NclReduceOp ops[] = {NCL_SUM, NCL_PROD, NCL_MIN, NCL_MAX, NCL_ANY, NCL_ALL,
+                                      NCL_COUNT_NONZERO};
+    const int axes_sets[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {2, 1, 0}, {0, 1, 2}};
+    const int naxes[] = {1, 1, 2, 2, 3};
+    for (size_t t = 0; t < sizeof dts / sizeof *dts; t++)
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+            for (int shape = 0; shape < 2; shape++)
+                for (int split = 0; split < (shape ? 3 : 1); split++)
+                    for (int ax = -1; ax < (shape ? 5 : 1); ax++)
+                        for (int keep = 0; keep < 2; keep++) {
+                            const int nd = shape ? 3 : 1;
+                            NclArray *a = make(dts[t], nd, shape ? sh3 : sh1,
+                                               ops[o] != NCL_MIN && ops[o] != NCL_MAX);
+                            NclArray *da = scatter(a, split, NULL);
+                            NclParams p = NCL_PARAMS_INIT;
+                            p.keepdims = keep;
+                            if (ax >= 0) {
+                                p.axes = axes_sets[ax];
+                                p.naxes = naxes[ax];
+                            }
+                            NclArray *ref = NULL, *res = NULL;
+                            const NclStatus sr = NclReduce(ops[o], a, &ref, &p);
+                            const NclStatus sd = NclReduce(ops[o], da, &res, &p);
+                            char what[96];
+                            snprintf(what, sizeof what, "reduce %d dtype %d shape %d split %d "
+                                     "axes %d keep %d", (int)ops[o], (int)dts[t], shape, split,
+                                     ax, keep);
+                            CHECK(sr == sd, "%s: status %d against %d", what, (int)sd, (int)sr);
+                            if (sr == NCL_OK && sd == NCL_OK) {
+                                if (NclMpiIsDistributed(res)) expect_equal(res, ref, what);
+                                else CHECK(same_bits(res, ref), "%s: bits differ", what);
+                            }
+                            NclArrayRelease(res);
+                            NclArrayRelease(ref);
+                            NclArrayRelease(da);
+                            NclArrayRelease(a);
+                        }
+    /* dtype= and initial=, and ranks with no rows */
+    NclArray *a = make(NCL_INT16, 1, sh1, 0);
+    int64_t counts[64];
+    lopsided(sh1[0], counts);
+    NclArray *da = scatter(a, 0, counts);
+    NclParams p = NCL_PARAMS_INIT;
+    const double init = 0.25;
+    p.dtype = NCL_FLOAT64;
+    p.initial = &init;
+    for (int op = 0; op < 4; op++) {
+        NclArray *ref = NULL, *res = NULL;
+        OK(NclReduce((NclReduceOp)op, a, &ref, &p));
+        OK(NclReduce((NclReduceOp)op, da, &res, &p));
+        CHECK(same_bits(res, ref), "reduce %d with dtype and initial, lopsided", op);
+        NclArrayRelease(res);
+        NclArrayRelease(ref);
+    }
+    NclArrayRelease(da);
+    NclArrayRelease(a);
+}
+
+static void t_redistribute(void)
+{
+    const int64_t sh[3] = {7, 6, 5};
+    NclArray *a = make(NCL_INT64, 3, sh, 0);
+    NclArray *d = scatter(a, 0, NULL);
+    int64_t counts[64];
+    for (int split = 0; split < 3; split++)
+        for (int lop = 0; lop < 2; lop++) {
+            lopsided(sh[split], counts);
+            NclArray *m = NULL;
+            OK(NclMpiRedistribute(d, split, lop ? counts : NULL, &m));
+            NclMpiLayoutInfo li;
+            OK(NclMpiLayout(m, &li));
+            CHECK(li.split == split && (!lop || li.counts[nranks - 1] == counts[nranks - 1]),
+                  "redistribute: layout");
+            expect_equal(m, a, "redistribute");
+            NclArrayRelease(m);
+        }
+    NclArrayRelease(d);
+    NclArrayRelease(a);
+}
+
+static void t_refused(void)
+{
+    const int64_t sh[1] = {10};
+    NclArray *a = make(NCL_FLOAT64, 1, sh, 0);
+    NclArray *d = scatter(a, 0, NULL), *o = NULL;
+    /* a call that differs between ranks: refused on all of them */
+    const int64_t mine[1] = {10 + (rank == nranks - 1 && nranks > 1)};
+    NclArray *x = NULL;
+    OK(NclMpiZeros(C, NCL_FLOAT64, 1, sh, 0, NULL, &x));
+    NclArray *y = make(NCL_FLOAT64, 1, mine, 0);
+    NclStatus st = NclBinary(NCL_ADD, x, nranks > 1 ? y : x, &o, NULL);
+    if (nranks > 1)
+        CHECK(st == NCL_ERR_INVALID_ARGUMENT && o == NULL &&
+                  strstr(NclLastError(), "different calls") != NULL,
+              "calls that differ between ranks");
+    else
+        NclArrayRelease(o);
+    o = NULL;
+    NclArrayRelease(y);
+    NclArrayRelease(x);
+    /* what is not distributed yet */
+    CHECK(NclSort(NCL_SORT, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "sort");
+    CHECK(NclReduce(NCL_ARGMAX, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "argmax");
+    CHECK(NclCopy(d, &o) == NCL_ERR_UNSUPPORTED && o == NULL, "copy");
+    /* an ordinary output for a distributed result */
+    NclArray *plain = NULL;
+    OK(NclCopy(a, &plain));
+    CHECK(NclUnary(NCL_NEGATIVE, d, &plain, NULL) == NCL_ERR_UNSUPPORTED, "ordinary output");
+    NclArrayRelease(plain);
+    /* element access refuses a distributed array */
+    CHECK(NclArrayData(d) == NULL, "data of a distributed array");
+    /* ordinary calls pass through */
+    OK(NclUnary(NCL_NEGATIVE, a, &o, NULL));
+    CHECK(!NclMpiIsDistributed(o), "an ordinary call stays ordinary");
+    NclArrayRelease(o);
+    NclArrayRelease(d);
+    NclArrayRelease(a);
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (nranks > 64) {
+        fprintf(stderr, "at most 64 processes\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (NclMpiAttach(MPI_COMM_WORLD, &C) != NCL_OK) {
+        fprintf(stderr, "rank %d: attach failed: %s\n", rank, NclLastError());
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    t_scatter_gather();
+    t_create();
+    t_elementwise();
+    t_reduce();
+    t_redistribute();
+    t_refused();
+    NclMpiDetach(C);
+    int all = 0, total = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&checks, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%d processes, %d threads each: %d checks, %d failed\n", nranks,
+               NclGetNumThreads(), total, all);
+    MPI_Finalize();
+    return all != 0;
+}
