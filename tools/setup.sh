@@ -45,6 +45,7 @@ PACKAGES=(
   python3-pytest python3-hypothesis              # NumPy's own test suites (its conftest imports hypothesis)
   abigail-tools                                  # the ABI baseline and its check (abidw, abidiff)
   doxygen                                        # the API reference and its check (ncl_api_docs)
+  libopenmpi-dev openmpi-bin libmpich-dev mpich  # libncl_mpi, built and tested with both MPIs
   git
 )
 for a in "${cross[@]}"; do

@@ -22,6 +22,11 @@
 #            numpy.random) run twice, plain and with the ncl_numpy adapter
 #            of the release build installed; fails when a test fails only
 #            with the adapter (tests/python/run_numpy_suites.py)
+#   mpi-openmpi, mpi-mpich
+#            libncl_mpi and its tests only, built against the release
+#            stage's libncl with Open MPI 4.1 and with MPICH 4.0, each in
+#            its own build folder; the distributed cases under mpiexec
+#            with 1-4 processes x 1 and 2 threads (mpi/CMakeLists.txt)
 #   aarch64  cross builds with Debian's gcc-aarch64-linux-gnu and
 #   s390x    gcc-s390x-linux-gnu (big-endian) against Debian's arm64 and
 #            s390x packages (tools/setup.sh --cross), portable kernels
@@ -35,7 +40,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-stages=(${NCL_TEST_STAGES:-release asan tsan numpy aarch64 s390x})
+stages=(${NCL_TEST_STAGES:-release mpi-openmpi mpi-mpich asan tsan numpy aarch64 s390x})
 setup_args=()
 for stage in "${stages[@]}"; do
   case $stage in aarch64 | s390x) setup_args+=(--cross "$stage") ;; esac
@@ -94,9 +99,39 @@ run_numpy_stage() {
   result[numpy]="ok in $((SECONDS - t0)) s"
 }
 
+# libncl_mpi and its tests alone, against the release stage's libncl, in a
+# build folder of its own per MPI (mpi/CMakeLists.txt); label mpi.
+run_mpi_stage() {
+  local stage=$1 t0=$SECONDS mpicc mpiexec
+  case $stage in
+    mpi-openmpi) mpicc=mpicc.openmpi mpiexec=/usr/bin/mpiexec.openmpi ;;
+    mpi-mpich) mpicc=mpicc.mpich mpiexec=/usr/bin/mpiexec.mpich ;;
+  esac
+  echo
+  echo "==== $stage: libncl_mpi against build/release, tests under $mpiexec ===="
+  if ! cmake --preset release >/dev/null || ! cmake --build --preset release --target ncl ||
+     ! cmake -S mpi -B "build/$stage" -G Ninja -DNCL_BUILD_DIR="$PWD/build/release" \
+       -DMPI_C_COMPILER=$mpicc -DMPIEXEC_EXECUTABLE=$mpiexec ||
+     ! cmake --build "build/$stage"; then
+    result[$stage]="FAILED (configure/build) after $((SECONDS - t0)) s"
+    return 1
+  fi
+  local log="build/$stage/ctest-summary.log"
+  ctest --test-dir "build/$stage" --output-on-failure 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  summary[$stage]=$(grep -E "tests passed|tests failed|Total Test time" "$log" || true)
+  if ((rc != 0)); then
+    result[$stage]="FAILED (tests) after $((SECONDS - t0)) s"
+    return 1
+  fi
+  result[$stage]="ok in $((SECONDS - t0)) s"
+}
+
 for preset in "${stages[@]}"; do
   if [[ $preset == numpy ]]; then
     run_numpy_stage || failed=1
+  elif [[ $preset == mpi-* ]]; then
+    run_mpi_stage "$preset" || failed=1
   else
     run_stage "$preset" || failed=1
   fi
