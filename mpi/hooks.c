@@ -287,6 +287,137 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
 
 static int is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* A float SUM or PROD over axes that include the split one (no where, no
+   initial, n > 0), with the bits of one call: every output's sequence (its
+   elements in C order of the reduced axes) is cut at the same chunks as
+   NclReduce cuts it (ncl/reduce.h). The rows move first so that the split
+   axis is the outermost reduced one and every rank's rows start at a chunk
+   boundary; each rank then reduces its whole chunks (and the last rank its
+   short last one) through the rest of the local chain, the chunk values
+   are gathered in order, and NclReduceChunks combines them as the tree
+   does. What moves is one value per chunk and output, 1/1024 of the data. */
+static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, const NclParams *p,
+                             NclDType rdt, NclArray **out)
+{
+    char who[64];
+    call_name(who, sizeof who, k->sub, k->op);
+    const mpi_dist *d = mpi_dist_of(a);
+    NclMpiComm *c = d->c;
+    const int nd = NclArrayNDim(a), P = c->size, me = c->rank;
+    const int64_t *shape = NclArrayShape(a);
+    int f = -1, perm[NCL_MAXDIMS], np = 0;
+    int64_t rin = 1, kept = 1, oshape[NCL_MAXDIMS];
+    int ond = 0;
+    for (int i = 0; i < nd; i++) {
+        if (red[i] && f < 0) f = i;
+        else if (red[i]) rin *= shape[i];
+        if (!red[i]) {
+            perm[np++] = i;
+            kept *= shape[i];
+            oshape[ond++] = shape[i];
+        } else if (p->keepdims)
+            oshape[ond++] = 1;
+    }
+    for (int i = 0; i < nd; i++)
+        if (red[i]) perm[np++] = i;
+    /* rows in units of u, so that each rank's share of a sequence starts
+       at a multiple of the chunk */
+    const int64_t u = NCL_REDUCE_CHUNK / gcd64(NCL_REDUCE_CHUNK, rin);
+    const int64_t rows = shape[f], units = (rows + u - 1) / u;
+    int64_t *cs = malloc(2 * (size_t)P * sizeof *cs);
+    if (cs == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
+    int64_t *kc = cs + P, left = rows;
+    for (int r = 0; r < P; r++) {
+        int64_t want = (units / P + (r < units % P)) * u;
+        cs[r] = want < left ? want : left;
+        left -= cs[r];
+        kc[r] = (cs[r] * rin + NCL_REDUCE_CHUNK - 1) / NCL_REDUCE_CHUNK;
+    }
+    NclStatus st = NCL_OK;
+    NclArray *b = NULL;
+    if (d->split == f && memcmp(d->counts, cs, (size_t)P * sizeof *cs) == 0) {
+        b = (NclArray *)a;
+        NclArrayRetain(b);
+    } else if ((st = mpi_move(who, a, f, cs, &b)) != NCL_OK) {
+        free(cs);
+        return st;
+    }
+    /* this rank's sequences: (kept, its rows x rin), C order */
+    const NclArray *loc = mpi_dist_of(b)->local;
+    const int64_t len = cs[me] * rin, nfull = len / NCL_REDUCE_CHUNK;
+    NclArray *t = NULL, *flat = NULL, *vals = NULL, *part = NULL, *all = NULL, *res = NULL;
+    const int64_t fshape[2] = {kept, len}, vshape[2] = {kept, kc[me]};
+    st = NclArrayTranspose(loc, perm, &t);
+    if (st == NCL_OK) st = NclArrayReshape(t, 2, fshape, &flat);
+    if (st == NCL_OK) st = NclEmpty(rdt, 2, vshape, &vals);
+    NclParams q = NCL_PARAMS_INIT;
+    q.dtype = p->dtype;
+    q.casting = p->casting;
+    q.naxes = 1;
+    for (int piece = 0; piece < 2 && st == NCL_OK; piece++) {
+        /* the whole chunks, then the short last one */
+        const int64_t c0 = piece ? nfull : 0, c1 = piece ? kc[me] : nfull;
+        if (c1 <= c0) continue;
+        const int64_t e0[2] = {0, c0 * NCL_REDUCE_CHUNK},
+                      e1[2] = {kept, piece ? len : c1 * NCL_REDUCE_CHUNK}, one[2] = {1, 1};
+        const int64_t v0[2] = {0, c0}, v1[2] = {kept, c1};
+        NclArray *src = NULL, *shaped = NULL, *dst = NULL, *r = NULL;
+        const int64_t cshape[3] = {kept, c1 - c0, piece ? len - c0 * NCL_REDUCE_CHUNK : NCL_REDUCE_CHUNK};
+        static const int last = 2;
+        q.axes = &last;
+        st = NclArraySlice(flat, e0, e1, one, &src);
+        if (st == NCL_OK) st = NclArrayReshape(src, 3, cshape, &shaped);
+        if (st == NCL_OK) st = NclReduceNext(k->self, (NclReduceOp)k->op, shaped, &r, &q);
+        if (st == NCL_OK) st = NclArraySlice(vals, v0, v1, one, &dst);
+        if (st == NCL_OK) st = NclConvert(NCL_CONVERT_COPYTO, r, &dst, NULL);
+        NclArrayRelease(src);
+        NclArrayRelease(shaped);
+        NclArrayRelease(dst);
+        NclArrayRelease(r);
+    }
+    /* the chunk values of every rank, in order, on every rank */
+    int64_t ktot = 0;
+    for (int r = 0; r < P; r++) ktot += kc[r];
+    const int64_t gshape[2] = {kept, ktot};
+    if (st == NCL_OK) {
+        NclArrayRetain(vals);
+        st = mpi_dist_wrap(who, c, NclArrayDType(vals), 2, gshape, 1, kc, vals, &part);
+    }
+    if ((st = mpi_agree(c, st)) == NCL_OK) st = mpi_gather(who, part, NCL_MPI_ALL, &all);
+    if (st == NCL_OK) {
+        st = NclReduceChunks((NclReduceOp)k->op, all, &res);
+        NclArray *shaped = NULL;
+        if (st == NCL_OK) st = NclArrayReshape(res, ond, oshape, &shaped);
+        if (st == NCL_OK) {
+            *out = shaped;
+        }
+        st = mpi_agree(c, st);
+        if (st != NCL_OK && shaped) {
+            NclArrayRelease(shaped);
+            *out = NULL;
+        }
+    }
+    NclArrayRelease(res);
+    NclArrayRelease(all);
+    NclArrayRelease(part);
+    NclArrayRelease(vals);
+    NclArrayRelease(flat);
+    NclArrayRelease(t);
+    NclArrayRelease(b);
+    free(cs);
+    return st;
+}
+
 static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const NclParams *params)
 {
     char who[64];
@@ -378,8 +509,14 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: where= in a reduction over the split axis is "
                          "not implemented yet", who);
     const NclDType rdt = p.dtype != NCL_DTYPE_DEFAULT ? p.dtype : NclArrayDType(a);
+    if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt) && p.initial == NULL && !arr[2]) {
+        int64_t n = 1;
+        for (int i = 0; i < nd; i++) n *= shape[i];
+        if (n > 0) return reduce_tree(k, a, red, &p, rdt, out);
+    }
     if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt)) {
-        /* the tree's order: every rank reduces the whole operand */
+        /* the tree's order with initial=, a provided output or nothing to
+           reduce: every rank reduces the whole operand */
         NclArray *whole = NULL;
         st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
         if (st != NCL_OK) return st;

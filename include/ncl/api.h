@@ -215,7 +215,8 @@ NCL_BEGIN_DECLS
     X(NclStatus, ArrayFromExt, (NclDType dtype, int ndim, const int64_t *shape,            \
                                 NclArrayExt *ext, NclArray **out))                         \
     X(NclArrayExt *, ArrayGetExt, (const NclArray *a))                                     \
-    X(NclStatus, SetError, (NclStatus s, const char *message))
+    X(NclStatus, SetError, (NclStatus s, const char *message))                             \
+    X(NclStatus, ReduceChunks, (NclReduceOp op, const NclArray *values, NclArray **out))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -140,6 +140,33 @@ typedef NclStatus (*NclReduceHookFn)(NclHook *self, NclReduceOp op, const NclArr
 NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                              const NclParams *params);
 
+/**
+ * The last step of the float SUM and PROD reduction tree (see "Kernel ABI
+ * of the Reduce chains"), for hooks that cut one reduction across places
+ * (processes, devices) and must give the bits one call gives: each place
+ * reduces whole chunks of the sequence, and this combines the chunk values
+ * in the tree's order. Row j of values holds K chunk values of one
+ * sequence in order: value c is what NclReduce (op, with the dtype of
+ * values as its dtype) gives for the sequence's elements c *
+ * NCL_REDUCE_CHUNK up to (c + 1) * NCL_REDUCE_CHUNK (the last chunk may be
+ * shorter). The result is then what NclReduce gives for the whole
+ * sequence, without initial= (the caller combines that with the result).
+ *
+ * @param op      NCL_SUM or NCL_PROD.
+ * @param values  float32 or float64, ndim >= 1, any strides: the chunk
+ *                values along the last axis, K = its extent >= 1.
+ * @param out     `*out` NULL: receives a new array of the leading shape
+ *                (values' shape without its last axis) and values' dtype;
+ *                else an array of exactly that shape and dtype, written.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  op not SUM or PROD, values or out
+ *         NULL, values 0-d or with no chunk (K = 0), or a provided output
+ *         of another shape or dtype, or not writeable.
+ * @retval NCL_ERR_DTYPE  values neither float32 nor float64.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out);
+
 /** @} */
 
 /**

@@ -371,6 +371,78 @@ static void t_reduce(void)
     NclArrayRelease(a);
 }
 
+/* Values so large that the tree adds its chunk values plainly, without
+   compensation (ncl/reduce.h): then the order of the chunks shows in the
+   bits. Element i is +-(1 + a fraction) * 2^1010 (2^113 in float32), the
+   sign flipping every 1024 elements, so sums stay finite. */
+static NclArray *make_large(NclDType dt, int nd, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int i = 0; i < nd; i++) n *= shape[i];
+    NclArray *a = NULL;
+    if (NclEmpty(dt, nd, shape, &a) != NCL_OK) exit(2);
+    for (int64_t i = 0; i < n; i++) {
+        const double frac = (double)((i * 40503) % 65536) / 65536.0;
+        const double v = ((i / 1024) % 2 ? -1.0 : 1.0) * (1.0 + frac);
+        if (dt == NCL_FLOAT64) ((double *)NclArrayData(a))[i] = ldexp(v, 1010);
+        else ((float *)NclArrayData(a))[i] = (float)ldexp(v, 113);
+    }
+    return a;
+}
+
+/* Float sums and products over the split axis, on shapes whose rows
+   spread over the ranks at chunk boundaries (and one where the split axis
+   is not the outermost reduced one, so rows move first). */
+static void t_reduce_tree(void)
+{
+    const int64_t shapes[][3] = {{3000, 3, 1}, {40, 32, 32}, {2100, 2, 3}, {7, 600, 2}};
+    const int nds[] = {2, 3, 3, 3};
+    const int axes[][3] = {{0, 1, 0}, {0, 2, 0}, {0, 1, 2}, {1, 2, 0}, {0, 1, 0}};
+    const int nax[] = {1, 2, 3, 2, 2};
+    static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32};
+    for (int sh = 0; sh < 4; sh++)
+        for (int split = 0; split < 2; split++)
+            for (int ax = 0; ax < 5; ax++)
+                for (size_t t = 0; t < 2; t++)
+                    for (int op = 0; op < 3; op++) {
+                        if (nds[sh] == 2 && (ax == 1 || ax == 2 || ax == 3)) continue;
+                        NclArray *a = op == 2 ? make_large(dts[t], nds[sh], shapes[sh])
+                                              : make(dts[t], nds[sh], shapes[sh], 0);
+                        if (op == 1) {
+                            /* products near 1, so they stay finite */
+                            NclArray *s = NULL, *one = NULL, *x = NULL;
+                            const double k = 1e-5, o = 1.0;
+                            NclFull(dts[t], 0, NULL, dts[t] == NCL_FLOAT32 ? (void *)&(float){(float)k} : (void *)&k, &s);
+                            NclFull(dts[t], 0, NULL, dts[t] == NCL_FLOAT32 ? (void *)&(float){(float)o} : (void *)&o, &one);
+                            NclBinary(NCL_MULTIPLY, a, s, &x, NULL);
+                            NclArrayRelease(a), a = NULL;
+                            NclBinary(NCL_ADD, x, one, &a, NULL);
+                            NclArrayRelease(x);
+                            NclArrayRelease(s);
+                            NclArrayRelease(one);
+                        }
+                        NclArray *da = scatter(a, split, NULL);
+                        NclParams p = NCL_PARAMS_INIT;
+                        p.axes = axes[ax];
+                        p.naxes = nax[ax];
+                        p.keepdims = ax == 4;
+                        NclArray *ref = NULL, *res = NULL;
+                        const NclReduceOp rop = op == 1 ? NCL_PROD : NCL_SUM;
+                        char what[96];
+                        snprintf(what, sizeof what, "tree %s shape %d split %d axes %d dtype %d",
+                                 op == 1 ? "prod" : op ? "large sum" : "sum", sh, split, ax,
+                                 (int)dts[t]);
+                        OK(NclReduce(rop, a, &ref, &p));
+                        OK(NclReduce(rop, da, &res, &p));
+                        if (NclMpiIsDistributed(res)) expect_equal(res, ref, what);
+                        else CHECK(same_bits(res, ref), "%s: the bits differ", what);
+                        NclArrayRelease(res);
+                        NclArrayRelease(ref);
+                        NclArrayRelease(da);
+                        NclArrayRelease(a);
+                    }
+}
+
 static void t_redistribute(void)
 {
     const int64_t sh[3] = {7, 6, 5};
@@ -451,6 +523,7 @@ int main(int argc, char **argv)
     t_create();
     t_elementwise();
     t_reduce();
+    t_reduce_tree();
     t_redistribute();
     t_refused();
     NclMpiDetach(C);

@@ -28,6 +28,7 @@
  * with its own buffers and FP flag sink, without changing a bit.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "defaults/ncl_defaults.h"
 #include "exec/ncl_exec.h"
@@ -1370,5 +1371,93 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         if (st == NCL_OK) *out = p.result;
         else NclArrayRelease(p.result);
     }
+    return st;
+}
+
+/* ---- the tree's last step for callers that split a reduction ------------------ */
+
+NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out)
+{
+    static const char who[] = "NclReduceChunks";
+    NclStatus st;
+    if ((st = ncl_array_check(who, "values", values)) != NCL_OK) return st;
+    if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if ((st = ncl_array_check(who, "*out", *out)) != NCL_OK) return st;
+    if (op != NCL_SUM && op != NCL_PROD)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: op %d is not sum or prod", who, (int)op);
+    if (values == NULL || values->ndim == 0)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: values is %s", who,
+                         values ? "0-d (the chunks are its last axis)" : "NULL");
+    const NclDType dt = values->dtype;
+    if (!is_float(dt))
+        return ncl_error(NCL_ERR_DTYPE, "%s: values are %s, not float32 or float64", who,
+                         NclDTypeName(dt));
+    const int ond = values->ndim - 1;
+    const int64_t k = values->shape[ond];
+    if (k == 0) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: values hold no chunk", who);
+    NclArray *given = *out;
+    if (given) {
+        char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+        if (given->dtype != dt || given->ndim != ond ||
+            memcmp(given->shape, values->shape, (size_t)ond * sizeof(int64_t)) != 0)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: the output is %s %s, not %s %s", who,
+                             NclDTypeName(given->dtype),
+                             ncl_shape_str(s0, given->ndim, given->shape), NclDTypeName(dt),
+                             ncl_shape_str(s1, ond, values->shape));
+        if (!(given->flags & NCL_ARRAY_WRITEABLE))
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: the output is not writeable", who);
+    }
+    NclArray *res = NULL;
+    if ((st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &res))) return st;
+    const size_t sz = dsize(dt);
+    char *v = malloc((size_t)values->size * sz + 1);
+    if (v == NULL) {
+        NclArrayRelease(res);
+        return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    }
+    ncl_array_copy_c_order(values, v);
+    for (int64_t j = 0; j < res->size; j++) {
+        const unsigned char *row = (const unsigned char *)v + (size_t)(j * k) * sz;
+        unsigned char *dst = (unsigned char *)res->data + (size_t)j * sz;
+        if (op == NCL_SUM) {
+            red_ddstack dds;
+            dds.depth = 0;
+            for (int64_t c = 0; c < k; c++) dd_push(&dds, dt, row + (size_t)c * sz, NULL, c, c + 1 == k);
+            if (dt == NCL_FLOAT64) memcpy(dst, &dds.d[0].hi, 8);
+            else memcpy(dst, &dds.f[0].hi, 4);
+            continue;
+        }
+        /* the plain binary counter of reduce_part, the pairs multiplied */
+        double pd[64], xd = 0;
+        float pf[64], xf = 0;
+        int depth = 0;
+        for (int64_t c = 0; c < k; c++) {
+            if (dt == NCL_FLOAT64) memcpy(&xd, row + (size_t)c * 8, 8);
+            else memcpy(&xf, row + (size_t)c * 4, 4);
+            for (int64_t b = c + 1; (b & 1) == 0; b >>= 1) {
+                --depth;
+                if (dt == NCL_FLOAT64) xd = pd[depth] * xd;
+                else xf = pf[depth] * xf;
+            }
+            if (c + 1 < k) {
+                if (dt == NCL_FLOAT64) pd[depth++] = xd;
+                else pf[depth++] = xf;
+            }
+        }
+        while (depth > 0) {
+            --depth;
+            if (dt == NCL_FLOAT64) xd = pd[depth] * xd;
+            else xf = pf[depth] * xf;
+        }
+        if (dt == NCL_FLOAT64) memcpy(dst, &xd, 8);
+        else memcpy(dst, &xf, 4);
+    }
+    free(v);
+    if (given == NULL) {
+        *out = res;
+        return NCL_OK;
+    }
+    st = ncl_assign(who, given, res, NCL_CASTING_NO);
+    NclArrayRelease(res);
     return st;
 }

@@ -1,0 +1,120 @@
+/*
+ * test_reduce_chunks.c: NclReduceChunks, the float SUM/PROD tree's last
+ * step (ncl/reduce.h). A sequence cut at NCL_REDUCE_CHUNK, each chunk
+ * reduced on its own by NclReduce and the chunk values combined, gives the
+ * bits NclReduce gives for the whole sequence: over lengths around chunk
+ * and power-of-two boundaries, both float dtypes, several rows at once,
+ * with values so large that the tree adds plainly (where the order shows
+ * in the bits). Then what it refuses.
+ */
+#include <math.h>
+#include "ncl_test.h"
+
+/* n values: ordinary ones, or +-(1 + fraction) * 2^1010 (2^113 in float32)
+   whose sign flips every 1024, which the tree adds without compensation. */
+static NclArray *values(NclDType dt, int64_t rows, int64_t n, int large, int prod)
+{
+    NclArray *a = NULL;
+    NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, n), &a));
+    uint64_t st = 0x243f6a8885a308d3u + (uint64_t)n;
+    for (int64_t i = 0; i < rows * n; i++) {
+        const double u = (double)(ncl_test_rand(&st) >> 11) / 9007199254740992.0;
+        double v = large ? ldexp(((i % n) / 1024 % 2 ? -1.0 : 1.0) * (1.0 + u), dt == NCL_FLOAT64 ? 1010 : 113)
+                 : prod ? 1.0 + (u - 0.5) * 1e-3
+                        : (u - 0.5) * 1e3;
+        if (dt == NCL_FLOAT64) ((double *)NclArrayData(a))[i] = v;
+        else ((float *)NclArrayData(a))[i] = (float)v;
+    }
+    return a;
+}
+
+START_TEST(t_chunks_give_the_whole)
+{
+    static const int64_t lens[] = {1, 2, 1023, 1024, 1025, 2048, 3000, 4097, 9 * 1024 + 5, 33000};
+    for (int d = 0; d < 2; d++)
+        for (int op = 0; op < 2; op++)
+            for (int large = 0; large < 2; large++)
+                for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+                    if (large && op) continue;
+                    const NclDType dt = d ? NCL_FLOAT32 : NCL_FLOAT64;
+                    const NclReduceOp rop = op ? NCL_PROD : NCL_SUM;
+                    const int64_t n = lens[l], rows = 3, k = (n + 1023) / 1024;
+                    NclArray *a = values(dt, rows, n, large, op), *whole = NULL, *vals = NULL;
+                    NclParams p = NCL_PARAMS_INIT;
+                    const int last = 1;
+                    p.axes = &last;
+                    p.naxes = 1;
+                    NCL_CHECK_OK(NclReduce(rop, a, &whole, &p));
+                    NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, k), &vals));
+                    for (int64_t c = 0; c < k; c++) {
+                        const int64_t hi = (c + 1) * 1024 < n ? (c + 1) * 1024 : n;
+                        NclArray *piece = NULL, *v = NULL, *dst = NULL;
+                        NCL_CHECK_OK(NclArraySlice(a, NCL_DIMS(0, c * 1024), NCL_DIMS(rows, hi),
+                                                   NULL, &piece));
+                        NCL_CHECK_OK(NclReduce(rop, piece, &v, &p));
+                        NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, c), NCL_DIMS(rows, c + 1),
+                                                   NULL, &dst));
+                        NclArray *v2 = NULL;
+                        NCL_CHECK_OK(NclArrayReshape(v, 2, NCL_DIMS(rows, 1), &v2));
+                        NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, v2, &dst, NULL));
+                        NclArrayRelease(v2);
+                        NclArrayRelease(dst);
+                        NclArrayRelease(v);
+                        NclArrayRelease(piece);
+                    }
+                    NclArray *r = NULL;
+                    NCL_CHECK_OK(NclReduceChunks(rop, vals, &r));
+                    ck_assert_msg(ncl_test_hash(r) == ncl_test_hash(whole),
+                                  "%s %s n=%lld%s: the chunks do not give the whole",
+                                  op ? "prod" : "sum", d ? "float32" : "float64", (long long)n,
+                                  large ? " (large)" : "");
+                    /* into a provided output (a strided one) */
+                    NclArray *big = NULL, *view = NULL;
+                    NCL_CHECK_OK(NclZeros(dt, 1, NCL_DIMS(2 * rows), &big));
+                    NCL_CHECK_OK(NclArraySlice(big, NCL_DIMS(0), NCL_DIMS(2 * rows),
+                                               NCL_DIMS(2), &view));
+                    NCL_CHECK_OK(NclReduceChunks(rop, vals, &view));
+                    ck_assert_uint_eq(ncl_test_hash(view), ncl_test_hash(whole));
+                    NclArrayRelease(view);
+                    NclArrayRelease(big);
+                    NclArrayRelease(r);
+                    NclArrayRelease(vals);
+                    NclArrayRelease(whole);
+                    NclArrayRelease(a);
+                }
+}
+END_TEST
+
+START_TEST(t_refused)
+{
+    NclArray *v = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(2), 1.0, 2.0), *o = NULL;
+    NclArray *i = ncl_test_arr(NCL_INT32, 1, NCL_DIMS(2), 1, 2);
+    NclArray *z = ncl_test_arr(NCL_FLOAT64, 0, NULL, 1.0);
+    NclArray *e = NULL, *wrong = NULL;
+    NCL_CHECK_OK(NclEmpty(NCL_FLOAT64, 1, NCL_DIMS(0), &e));
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_MIN, v, &o), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, NULL, &o), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, v, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, i, &o), NCL_ERR_DTYPE);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, z, &o), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, e, &o), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("no chunk");
+    ck_assert_ptr_null(o);
+    wrong = ncl_test_arr(NCL_FLOAT32, 0, NULL, 0.0);
+    NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, v, &wrong), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("the output is float32 ()");
+    NclArray *arrs[] = {v, i, z, e, wrong};
+    for (size_t k = 0; k < sizeof arrs / sizeof *arrs; k++) NclArrayRelease(arrs[k]);
+}
+END_TEST
+
+static Suite *chunks_suite(void)
+{
+    Suite *s = suite_create("reduce_chunks");
+    TCase *tc = ncl_test_tcase(s, "chunks");
+    tcase_add_test(tc, t_chunks_give_the_whole);
+    tcase_add_test(tc, t_refused);
+    return s;
+}
+
+NCL_TEST_MAIN(chunks_suite)
