@@ -149,10 +149,12 @@ NclStatus NclMpiCommInfo(const NclMpiComm *c, int *size, int *rank)
 /* ---- distributed arrays ------------------------------------------------------ */
 
 static const char EXT_NAME[] = "mpi";
+atomic_long mpi_live;
 
 static void dist_release(NclArrayExt *self)
 {
     mpi_dist *d = (mpi_dist *)(void *)self;
+    atomic_fetch_sub_explicit(&mpi_live, 1, memory_order_relaxed);
     NclArrayRelease(d->local);
     comm_unref(d->c);
     free(d->counts);
@@ -170,6 +172,16 @@ int NclMpiIsDistributed(const NclArray *a) { return mpi_dist_of(a) != NULL; }
 
 void mpi_balanced(int64_t n, int size, int64_t *counts)
 {
+    /* In whole chunks of rows where every rank gets one: then a reduction
+       over the split axis finds each rank's rows starting at a chunk of
+       every sequence (ncl/reduce.h) and moves nothing. */
+    const int64_t b = NCL_REDUCE_CHUNK;
+    if (n >= b * size) {
+        const int64_t blocks = n / b;
+        for (int r = 0; r < size; r++) counts[r] = (blocks / size + (r < blocks % size)) * b;
+        counts[size - 1] += n - blocks * b;
+        return;
+    }
     for (int r = 0; r < size; r++) counts[r] = n / size + (r < n % size);
 }
 
@@ -206,6 +218,7 @@ NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim
         return st;
     }
     atomic_fetch_add(&c->refs, 1);
+    atomic_fetch_add_explicit(&mpi_live, 1, memory_order_relaxed);
     return NCL_OK;
 }
 

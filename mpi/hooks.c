@@ -579,15 +579,18 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
 
 /* ---- the hook functions ----------------------------------------------------- */
 
-/* The call's arrays when none is distributed go on at once. */
+/* Whether any of the call's arrays is distributed: one load while no
+   distributed array lives in the process, one flag test per array
+   otherwise. */
 #define ANY_DIST(...)                                                       \
+    (atomic_load_explicit(&mpi_live, memory_order_relaxed) != 0 &&          \
     ({                                                                      \
         const NclArray *const _a[] = {__VA_ARGS__};                         \
         int _d = 0;                                                         \
         for (size_t _i = 0; _i < sizeof _a / sizeof *_a; _i++)              \
             if (_a[_i] && (NclArrayFlags(_a[_i]) & NCL_ARRAY_EXTERNAL)) _d = 1; \
         _d;                                                                 \
-    })
+    }))
 
 static NclStatus h_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
                            const NclParams *p)

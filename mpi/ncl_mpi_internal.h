@@ -30,6 +30,10 @@ typedef struct mpi_dist {
     NclArray *local;      /* this rank's rows, C order */
 } mpi_dist;
 
+/* How many distributed arrays are alive in this process: while none is,
+   the hooks pass every call on after this one load. */
+extern atomic_long mpi_live;
+
 /* The array's state when a is distributed by this library, else NULL. */
 mpi_dist *mpi_dist_of(const NclArray *a);
 
@@ -38,7 +42,8 @@ mpi_dist *mpi_dist_of(const NclArray *a);
 NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
                         const int64_t *shape, int split, const int64_t *counts, NclArray *local,
                         NclArray **out);
-/* Balanced counts of n rows over size ranks (the first n % size one more). */
+/* Balanced counts of n rows over size ranks: in blocks of NCL_REDUCE_CHUNK
+   rows when each rank gets one, else the first n % size take one more. */
 void mpi_balanced(int64_t n, int size, int64_t *counts);
 /* A new distributed array of a's global array split along split with
    counts (NULL: balanced): the rows moved by one all-to-all. */

@@ -141,9 +141,11 @@ NCL_MPI_API NclStatus NclMpiLocal(const NclArray *a, NclArray **local, int64_t *
 
 /**
  * A new distributed array with uninitialised elements, split along split
- * (counts NULL: balanced, the first size % nranks ranks taking one row
- * more; else this rank's view of every rank's count, equal on all ranks
- * and summing to the extent). Collective.
+ * (counts NULL: balanced; else every rank's count, equal on all ranks and
+ * summing to the extent). Balanced means in blocks of NCL_REDUCE_CHUNK rows
+ * when every rank gets at least one (the last rank takes the rest), so
+ * that a reduction over the split axis moves no rows; for fewer rows the
+ * first extent % nranks ranks take one row more. Collective.
  * @param c       the communicator.
  * @param dtype   the element type.
  * @param ndim    0..NCL_MAXDIMS.
