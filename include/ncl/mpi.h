@@ -35,22 +35,24 @@
  * - Reduce: SUM, PROD, MIN, MAX, ANY, ALL, COUNT_NONZERO over any axes,
  *   with keepdims, dtype and initial: over axes that keep the split axis
  *   the result stays distributed (no communication); over the split axis
- *   the partial results are combined and every rank gets the whole result
- *   as an ordinary array. Float SUM and PROD over the split axis use the
- *   library's reduction tree (ncl/reduce.h): the rows are moved to chunk
- *   boundaries, each rank reduces its chunks, and the chunk values are
- *   combined in the tree's order (NclReduceCombine), so the bits do not
- *   depend on the number of processes or threads.
+ *   every rank gets the whole result as an ordinary array. Float SUM and
+ *   PROD there follow the library's reduction tree (ncl/reduce.h): the
+ *   rows are moved to chunk boundaries if they are not there, each rank
+ *   reduces its chunks, and the chunk values are combined in the tree's
+ *   order (NclReduceChunks), so the bits do not depend on the number of
+ *   processes or threads.
  * - What is not distributed yet (Create's COPY, Sort, Mask, RNG, the other
- *   Reduce ops, where= in a reduction over the split axis) is refused on
- *   every rank with NCL_ERR_UNSUPPORTED.
+ *   Reduce ops, where= in a reduction over the split axis, an ordinary
+ *   output for a distributed result) is refused on every rank with
+ *   NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose
  * op, dtypes, shapes or layouts differ between ranks is refused on all of
  * them with NCL_ERR_INVALID_ARGUMENT. MPI failures are returned as
  * NCL_ERR_COMM with MPI's error string (the communicator's error
- * handler is MPI_ERRORS_RETURN).
+ * handler is MPI_ERRORS_RETURN). A process that dies ends the job
+ * (mpiexec's behaviour; MPI 4.0 has no recovery).
  * @{
  */
 #ifndef NCL_MPI_H
