@@ -426,17 +426,8 @@ NclStatus NclMpiArange(NclMpiComm *c, NclDType dtype, double start, double stop,
 
 /* ---- moving rows ------------------------------------------------------------- */
 
-/* One message of a transfer plan: count bytes at buf to or from peer. */
-typedef struct xfer {
-    int peer;
-    char *buf;
-    int64_t bytes;
-} xfer;
-
-/* Posts every receive, then every send, each cut into pieces below
-   2^31 bytes (tag: the piece's index), and waits for all. */
-static NclStatus exchange(const char *who, MPI_Comm comm, const xfer *recv, int nrecv,
-                          const xfer *send, int nsend)
+NclStatus mpi_exchange(const char *who, MPI_Comm comm, const mpi_xfer *recv, int nrecv,
+                       const mpi_xfer *send, int nsend)
 {
     int64_t npieces = 0;
     for (int i = 0; i < nrecv; i++) npieces += (recv[i].bytes + PIECE - 1) / PIECE;
@@ -515,7 +506,7 @@ static NclStatus move_blocks(const char *who, NclMpiComm *c, const plan *p, cons
     /* st is this rank's preparation so far: the ranks agree once before
        the exchange (all or none take part) and once after it. */
     const int P = c->size, me = c->rank;
-    xfer *sends = NULL, *recvs = NULL;
+    mpi_xfer *sends = NULL, *recvs = NULL;
     NclArray **packed = NULL;
     char **rbuf = NULL;
     int ns = 0, nr = 0;
@@ -545,7 +536,7 @@ static NclStatus move_blocks(const char *who, NclMpiComm *c, const plan *p, cons
             NclArrayRelease(v);
         }
         if (st == NCL_OK)
-            sends[ns++] = (xfer){r, NclArrayData(packed[r]),
+            sends[ns++] = (mpi_xfer){r, NclArrayData(packed[r]),
                                  NclArraySize(packed[r]) * (int64_t)isz};
     }
     for (int q = 0; q < P && st == NCL_OK && dst; q++) {
@@ -553,10 +544,10 @@ static NclStatus move_blocks(const char *who, NclMpiComm *c, const plan *p, cons
         if (n == 0) continue;
         rbuf[q] = malloc((size_t)n * isz);
         if (rbuf[q] == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
-        else recvs[nr++] = (xfer){q, rbuf[q], n * (int64_t)isz};
+        else recvs[nr++] = (mpi_xfer){q, rbuf[q], n * (int64_t)isz};
     }
     if ((st = mpi_agree(c, st)) == NCL_OK) {
-        st = exchange(who, c->comm, recvs, nr, sends, ns);
+        st = mpi_exchange(who, c->comm, recvs, nr, sends, ns);
         /* unpack into place */
         for (int q = 0; q < P && st == NCL_OK && dst; q++) {
             if (rbuf[q] == NULL) continue;

@@ -668,7 +668,36 @@ static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray
                         const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
-    return not_yet("NclSort");
+    char who[64];
+    call_name(who, sizeof who, NCL_SUBSYSTEM_SORT, (int)op);
+    const NclArray *arr[2] = {a, out ? *out : NULL};
+    NclMpiComm *c = first_dist(arr, 2)->c;
+    NclStatus st = mpi_same(c, who, call_hash(NCL_SUBSYSTEM_SORT, (int)op, arr, 2, p));
+    if (st != NCL_OK) return st;
+    const NclParams q = with_where(p, NULL);
+    if (!mpi_dist_of(a) || (out && *out))
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: only the sorted array may be distributed, and "
+                         "the result is allocated (no provided output)", who);
+    if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if (op != NCL_SORT && op != NCL_ARGSORT)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: partition of a distributed array is not "
+                         "implemented yet (sort and argsort are)", who);
+    if (where_of(p))
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: a where mask is refused", who);
+    const int nd = NclArrayNDim(a);
+    if (q.axes && q.naxes != 1)
+        return mpi_error(NCL_ERR_AXIS, "%s: naxes %d (one axis is sorted)", who, q.naxes);
+    int axis = q.axes ? q.axes[0] : -1;
+    if (axis < 0) axis += nd;
+    if (nd == 0 || axis < 0 || axis >= nd)
+        return mpi_error(NCL_ERR_AXIS, "%s: axis out of range for %d dimensions", who, nd);
+    if (q.kind != NCL_SORT_DEFAULT && q.kind != NCL_SORT_STABLE)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: kind %d is not a sort kind", who, q.kind);
+    const NclDType rdt = op == NCL_SORT ? NclArrayDType(a) : NCL_INT64;
+    if (q.dtype != NCL_DTYPE_DEFAULT && q.dtype != rdt)
+        return mpi_error(NCL_ERR_DTYPE, "%s: dtype %s is not the result's (%s)", who,
+                         NclDTypeName(q.dtype), NclDTypeName(rdt));
+    return mpi_sort(self, who, op, a, axis, out);
 }
 static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                         NclArray **out, const NclParams *p)

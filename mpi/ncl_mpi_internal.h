@@ -7,6 +7,7 @@
  *   dist.c   the communicator handle, distributed arrays, moving rows
  *            between layouts (scatter, gather, redistribute), agreement
  *   hooks.c  the level-1 hooks: elementwise calls and reductions
+ *   sort.c   sample sort along the split axis
  */
 #ifndef NCL_MPI_INTERNAL_H
 #define NCL_MPI_INTERNAL_H
@@ -52,6 +53,18 @@ NclStatus mpi_move(const char *who, const NclArray *a, int split, const int64_t 
 /* a's whole array on every rank (root NCL_MPI_ALL) or on root. */
 NclStatus mpi_gather(const char *who, const NclArray *a, int root, NclArray **out);
 
+/* One message of a transfer: bytes at buf to or from peer. */
+typedef struct mpi_xfer {
+    int peer;
+    char *buf;
+    int64_t bytes;
+} mpi_xfer;
+/* Posts every receive, then every send, each cut into pieces of at most
+   1 GiB (tag: the piece's index, so messages of any size pass both MPIs),
+   and waits for all. Not collective: only the peers named take part. */
+NclStatus mpi_exchange(const char *who, MPI_Comm comm, const mpi_xfer *recv, int nrecv,
+                       const mpi_xfer *send, int nsend);
+
 /* Collective: every rank learns the first failing rank's status and
    message (rank order); NCL_OK when none failed. */
 NclStatus mpi_agree(NclMpiComm *c, NclStatus st);
@@ -74,6 +87,11 @@ static inline uint64_t mpi_hash(uint64_t h, const void *p, size_t n)
 /* An array's description: kind, dtype, shape, and for a distributed one
    its layout. */
 uint64_t mpi_hash_array(uint64_t h, const NclArray *a);
+
+/* A distributed SORT or ARGSORT of a (sort.c), the call passed on to the
+   rest of the chain through self for the local steps. */
+NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, const NclArray *a, int axis,
+                   NclArray **out);
 
 /* The hooks (hooks.c): linked with the first handle, unlinked with the
    last. */

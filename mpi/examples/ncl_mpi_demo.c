@@ -1,9 +1,10 @@
 /*
- * ncl_mpi_demo.c: a distributed sum under mpiexec. Every rank makes the
- * same calls: rank 0's array of 10 million float64 values is scattered,
- * squared and summed across the processes (the rows of each stay in its
- * own memory; each process may run its share on its thread pool), and the
- * result is compared, bit for bit, with the same calls on one process.
+ * ncl_mpi_demo.c: a distributed sum and sort under mpiexec. Every rank
+ * makes the same calls: rank 0's array of 10 million float64 values is
+ * scattered, squared and summed across the processes (the rows of each
+ * stay in its own memory; each process may run its share on its thread
+ * pool), then sorted across them; both results are compared, bit for bit,
+ * with the same calls on one process.
  *
  *   mpiexec -n 2 build/mpi-demo/ncl_mpi_demo
  */
@@ -56,20 +57,35 @@ int main(int argc, char **argv)
     fflush(stdout);
     MPI_Barrier(MPI_COMM_WORLD);
 
+    /* the distributed sort, gathered on rank 0 */
+    NclArray *dsorted = NULL, *gathered = NULL;
+    if (NclSort(NCL_SORT, dx, &dsorted, NULL)) return fail("sort");
+    if (NclMpiGather(dsorted, 0, &gathered)) return fail("gather");
+
     /* the same on one process, and the bits compared */
     if (rank == 0) {
-        NclArray *sq = NULL, *sum = NULL;
-        if (NclBinary(NCL_MULTIPLY, x, x, &sq, NULL) || NclReduce(NCL_SUM, sq, &sum, NULL))
+        NclArray *sq = NULL, *sum = NULL, *sorted = NULL;
+        if (NclBinary(NCL_MULTIPLY, x, x, &sq, NULL) || NclReduce(NCL_SUM, sq, &sum, NULL) ||
+            NclSort(NCL_SORT, x, &sorted, NULL))
             return fail("one process");
         const double a = *(const double *)NclArrayData(dsum),
                      b = *(const double *)NclArrayData(sum);
         const int same = memcmp(&a, &b, sizeof a) == 0;
+        const int same_sort = memcmp(NclArrayData(gathered), NclArrayData(sorted),
+                                     (size_t)n * sizeof(double)) == 0;
+        const double *g = NclArrayData(gathered);
         printf("one process:      sum of squares %.17g\n", b);
-        printf("%d processes and one give %s\n", size, same ? "the same bits" : "DIFFERENT bits");
+        printf("sorted: %.6f %.6f %.6f ... %.6f\n", g[0], g[1], g[2], g[n - 1]);
+        printf("%d processes and one give %s for the sum and %s for the sort\n", size,
+               same ? "the same bits" : "DIFFERENT bits",
+               same_sort ? "the same bits" : "DIFFERENT bits");
         NclArrayRelease(sq);
         NclArrayRelease(sum);
-        if (!same) MPI_Abort(MPI_COMM_WORLD, 1);
+        NclArrayRelease(sorted);
+        if (!same || !same_sort) MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    NclArrayRelease(gathered);
+    NclArrayRelease(dsorted);
     NclArrayRelease(dsum);
     NclArrayRelease(dsq);
     NclArrayRelease(dx);

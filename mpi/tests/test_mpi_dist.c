@@ -443,6 +443,71 @@ static void t_reduce_tree(void)
                     }
 }
 
+/* Sort and argsort: the stable order (ties by global position) on every
+   layout, against one process's stable sort. */
+static void t_sort(void)
+{
+    static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32, NCL_INT16, NCL_UINT8, NCL_BOOL,
+                                   NCL_INT64};
+    const int64_t lens[] = {0, 1, 5, 97, 5000};
+    for (size_t t = 0; t < sizeof dts / sizeof *dts; t++)
+        for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+            for (int lop = 0; lop < 2; lop++)
+                for (int op = 0; op < 2; op++)
+                    for (int kind = 0; kind < 2; kind++) {
+                        /* many ties: values repeat, and NaNs (floats) */
+                        NclArray *a = make(dts[t], 1, &lens[l], 1);
+                        int64_t counts[64];
+                        lopsided(lens[l], counts);
+                        NclArray *da = scatter(a, 0, lop ? counts : NULL);
+                        NclParams ps = NCL_PARAMS_INIT, pd = NCL_PARAMS_INIT;
+                        ps.kind = NCL_SORT_STABLE;
+                        pd.kind = kind;
+                        NclArray *ref = NULL, *res = NULL;
+                        const NclSortOp sop = op ? NCL_ARGSORT : NCL_SORT;
+                        char what[96];
+                        snprintf(what, sizeof what, "%s dtype %d n %lld%s kind %d",
+                                 op ? "argsort" : "sort", (int)dts[t], (long long)lens[l],
+                                 lop ? " lopsided" : "", kind);
+                        OK(NclSort(sop, a, &ref, &ps));
+                        OK(NclSort(sop, da, &res, &pd));
+                        if (res) {
+                            expect_equal(res, ref, what);
+                            NclMpiLayoutInfo la, lr;
+                            OK(NclMpiLayout(da, &la));
+                            OK(NclMpiLayout(res, &lr));
+                            CHECK(memcmp(la.counts, lr.counts, (size_t)nranks * 8) == 0,
+                                  "%s: the layout is not the input's", what);
+                        }
+                        NclArrayRelease(res);
+                        NclArrayRelease(ref);
+                        NclArrayRelease(da);
+                        NclArrayRelease(a);
+                    }
+    /* 2-d: along the split axis and along the other one */
+    const int64_t sh[2] = {37, 6};
+    NclArray *a = make(NCL_FLOAT64, 2, sh, 1);
+    for (int split = 0; split < 2; split++)
+        for (int axis = 0; axis < 2; axis++)
+            for (int op = 0; op < 2; op++) {
+                NclArray *da = scatter(a, split, NULL), *ref = NULL, *res = NULL;
+                NclParams p = NCL_PARAMS_INIT;
+                p.kind = NCL_SORT_STABLE;
+                p.axes = &axis;
+                p.naxes = 1;
+                OK(NclSort(op ? NCL_ARGSORT : NCL_SORT, a, &ref, &p));
+                OK(NclSort(op ? NCL_ARGSORT : NCL_SORT, da, &res, &p));
+                char what[64];
+                snprintf(what, sizeof what, "2-d %s split %d axis %d", op ? "argsort" : "sort",
+                         split, axis);
+                if (res) expect_equal(res, ref, what);
+                NclArrayRelease(res);
+                NclArrayRelease(ref);
+                NclArrayRelease(da);
+            }
+    NclArrayRelease(a);
+}
+
 static void t_redistribute(void)
 {
     const int64_t sh[3] = {7, 6, 5};
@@ -486,7 +551,9 @@ static void t_refused(void)
     NclArrayRelease(y);
     NclArrayRelease(x);
     /* what is not distributed yet */
-    CHECK(NclSort(NCL_SORT, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "sort");
+    NclParams pk = NCL_PARAMS_INIT;
+    pk.kth = 3;
+    CHECK(NclSort(NCL_PARTITION, d, &o, &pk) == NCL_ERR_UNSUPPORTED && o == NULL, "partition");
     CHECK(NclReduce(NCL_ARGMAX, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "argmax");
     CHECK(NclCopy(d, &o) == NCL_ERR_UNSUPPORTED && o == NULL, "copy");
     /* an ordinary output for a distributed result */
@@ -524,6 +591,7 @@ int main(int argc, char **argv)
     t_elementwise();
     t_reduce();
     t_reduce_tree();
+    t_sort();
     t_redistribute();
     t_refused();
     NclMpiDetach(C);
