@@ -250,6 +250,38 @@ NCL_MPI_API NclStatus NclMpiGather(const NclArray *a, int root, NclArray **out);
 NCL_MPI_API NclStatus NclMpiRedistribute(const NclArray *a, int split, const int64_t *counts,
                                          NclArray **out);
 
+/**
+ * Saves a distributed array to the folder dir (created if missing; one
+ * level): every rank writes its partition as `part-<rank>.npy` (NumPy's
+ * format, NclSaveNpy), and rank 0 writes `manifest.txt` (dtype, shape,
+ * split axis, and every part's rows). Collective; the same status on every
+ * rank. Files of an earlier save with more parts are removed by rank 0.
+ * @param a    a distributed array.
+ * @param dir  the folder; the same path on every rank (a shared file
+ *             system when the ranks are on several machines).
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  a not distributed, or dir NULL, or a
+ *         file or folder that cannot be written (the message names it).
+ * @retval NCL_ERR_NO_MEMORY
+ * @retval NCL_ERR_COMM  an MPI call failed.
+ */
+NCL_MPI_API NclStatus NclMpiSave(const NclArray *a, const char *dir);
+/**
+ * Loads what NclMpiSave wrote, with any number of processes: the array is
+ * split along the saved split axis, balanced over this communicator's
+ * ranks, and each rank reads the rows of the parts that overlap its own.
+ * Collective; the same status on every rank.
+ * @param c    the communicator.
+ * @param dir  the folder.
+ * @param out  receives the distributed array.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  c, dir or out NULL; a missing or
+ *         malformed manifest or part (the message names the file).
+ * @retval NCL_ERR_NO_MEMORY
+ * @retval NCL_ERR_COMM  an MPI call failed.
+ */
+NCL_MPI_API NclStatus NclMpiLoad(NclMpiComm *c, const char *dir, NclArray **out);
+
 NCL_END_DECLS
 
 /** @} */
