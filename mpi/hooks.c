@@ -703,7 +703,17 @@ static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const Nc
                         NclArray **out, const NclParams *p)
 {
     if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p))) return NclMaskNext(self, op, a, b, out, p);
-    return not_yet("NclMask");
+    char who[64];
+    call_name(who, sizeof who, NCL_SUBSYSTEM_MASK, (int)op);
+    const NclArray *arr[4] = {a, b, out ? *out : NULL, where_of(p)};
+    NclMpiComm *c = first_dist(arr, 4)->c;
+    NclStatus st = mpi_same(c, who, call_hash(NCL_SUBSYSTEM_MASK, (int)op, arr, 4, p));
+    if (st != NCL_OK) return st;
+    if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if (!mpi_dist_of(a) || *out || where_of(p))
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the data must be the distributed array, and "
+                         "the result is allocated (no provided output, no where)", who);
+    return mpi_mask(self, who, op, a, b, out, p);
 }
 static NclStatus h_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
                        const NclArray *b, NclArray **out, const NclParams *p)

@@ -8,6 +8,8 @@
  *            between layouts (scatter, gather, redistribute), agreement
  *   hooks.c  the level-1 hooks: elementwise calls and reductions
  *   sort.c   sample sort along the split axis
+ *   mask.c   a[mask], nonzero, take
+ *   io.c     save to a folder, load with any process count
  */
 #ifndef NCL_MPI_INTERNAL_H
 #define NCL_MPI_INTERNAL_H
@@ -92,6 +94,10 @@ uint64_t mpi_hash_array(uint64_t h, const NclArray *a);
    rest of the chain through self for the local steps. */
 NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, const NclArray *a, int axis,
                    NclArray **out);
+
+/* A distributed COMPRESS, NONZERO or TAKE (mask.c). */
+NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray *a,
+                   const NclArray *b, NclArray **out, const NclParams *p);
 
 /* The hooks (hooks.c): linked with the first handle, unlinked with the
    last. */

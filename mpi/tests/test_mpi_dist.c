@@ -508,6 +508,68 @@ static void t_sort(void)
     NclArrayRelease(a);
 }
 
+/* a[mask], nonzero and take against one process. */
+static void t_mask(void)
+{
+    const int64_t shapes[][2] = {{5000, 1}, {37, 6}, {3, 50}};
+    const int nds[] = {1, 2, 2};
+    for (int sh = 0; sh < 3; sh++)
+        for (int split = 0; split < nds[sh]; split++)
+            for (int lop = 0; lop < 2; lop++) {
+                NclArray *a = make(NCL_FLOAT64, nds[sh], shapes[sh], 1), *mask = NULL, *zero = NULL;
+                const double z = 10.0;
+                OK(NclFull(NCL_FLOAT64, 0, NULL, &z, &zero));
+                OK(NclCompare(NCL_CMP_LT, a, zero, &mask, NULL));
+                int64_t counts[64];
+                lopsided(shapes[sh][split], counts);
+                NclArray *da = scatter(a, split, lop ? counts : NULL);
+                NclArray *dm = scatter(mask, nds[sh] - 1 - split, NULL);
+                NclArray *ref = NULL, *res = NULL;
+                char what[96];
+                snprintf(what, sizeof what, "shape %d split %d%s", sh, split, lop ? " lopsided" : "");
+                /* a[mask], with the mask distributed (split otherwise) and not */
+                OK(NclMask(NCL_MASK_COMPRESS, a, mask, &ref, NULL));
+                OK(NclMask(NCL_MASK_COMPRESS, da, dm, &res, NULL));
+                expect_equal(res, ref, "compress, distributed mask");
+                NclArrayRelease(res), res = NULL;
+                OK(NclMask(NCL_MASK_COMPRESS, da, mask, &res, NULL));
+                expect_equal(res, ref, "compress, ordinary mask");
+                NclArrayRelease(res), res = NULL;
+                NclArrayRelease(ref), ref = NULL;
+                /* nonzero */
+                OK(NclMask(NCL_MASK_NONZERO, mask, NULL, &ref, NULL));
+                OK(NclMask(NCL_MASK_NONZERO, dm, NULL, &res, NULL));
+                expect_equal(res, ref, "nonzero");
+                NclArrayRelease(res), res = NULL;
+                NclArrayRelease(ref), ref = NULL;
+                /* take along the other axis */
+                if (nds[sh] == 2) {
+                    const int axis = 1 - split;
+                    NclArray *idx = NULL;
+                    const int64_t ni[1] = {4};
+                    idx = make(NCL_INT64, 1, ni, 0);
+                    NclArray *m2 = NULL, *k = NULL;
+                    const int64_t ext = shapes[sh][axis];
+                    OK(NclFull(NCL_INT64, 0, NULL, &ext, &k));
+                    OK(NclBinary(NCL_REMAINDER, idx, k, &m2, NULL));
+                    NclParams pt = NCL_PARAMS_INIT;
+                    pt.axes = &axis;
+                    pt.naxes = 1;
+                    OK(NclMask(NCL_MASK_TAKE, a, m2, &ref, &pt));
+                    OK(NclMask(NCL_MASK_TAKE, da, m2, &res, &pt));
+                    expect_equal(res, ref, "take along the other axis");
+                    NclArrayRelease(res), res = NULL;
+                    NclArrayRelease(ref), ref = NULL;
+                    NclArrayRelease(idx);
+                    NclArrayRelease(m2);
+                    NclArrayRelease(k);
+                }
+                (void)what;
+                NclArray *arrs[] = {a, mask, zero, da, dm};
+                for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+            }
+}
+
 static void t_redistribute(void)
 {
     const int64_t sh[3] = {7, 6, 5};
@@ -592,6 +654,7 @@ int main(int argc, char **argv)
     t_reduce();
     t_reduce_tree();
     t_sort();
+    t_mask();
     t_redistribute();
     t_refused();
     NclMpiDetach(C);
