@@ -697,7 +697,7 @@ static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray
     if (q.dtype != NCL_DTYPE_DEFAULT && q.dtype != rdt)
         return mpi_error(NCL_ERR_DTYPE, "%s: dtype %s is not the result's (%s)", who,
                          NclDTypeName(q.dtype), NclDTypeName(rdt));
-    return mpi_sort(self, who, op, a, axis, out);
+    return mpi_sort(self, who, op, q.kind, a, axis, out);
 }
 static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                         NclArray **out, const NclParams *p)

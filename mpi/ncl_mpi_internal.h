@@ -90,10 +90,10 @@ static inline uint64_t mpi_hash(uint64_t h, const void *p, size_t n)
    its layout. */
 uint64_t mpi_hash_array(uint64_t h, const NclArray *a);
 
-/* A distributed SORT or ARGSORT of a (sort.c), the call passed on to the
-   rest of the chain through self for the local steps. */
-NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, const NclArray *a, int axis,
-                   NclArray **out);
+/* A distributed SORT or ARGSORT of a along axis (sort.c), of the sort kind
+   kind, the local steps passed on to the rest of the chain through self. */
+NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const NclArray *a,
+                   int axis, NclArray **out);
 
 /* A distributed COMPRESS, NONZERO or TAKE (mask.c). */
 NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray *a,

@@ -16,10 +16,14 @@
  *   5. the result is moved back to the input's counts, so sort(x) keeps x's
  *      layout.
  * NaNs sort last and -0.0 equals 0.0, as in NclSort.
- * SORT of an integer or bool array is lean: equal elements are the same
- * bits, so no original index is kept or sent; an element's key is its
- * position in its rank's sorted rows (which still splits long runs of one
- * value over ranks), and the local steps are plain sorts.
+ * SORT of an integer or bool array, and SORT of the default kind (which
+ * may reorder equal elements, NclSort's contract), are lean: no original
+ * index is kept or sent; an element's key is its position in its rank's
+ * sorted rows (which still splits long runs of one value over ranks), and
+ * the local steps are plain sorts. For integers equal elements are the
+ * same bits, so this is still the stable sort's result; for floats only
+ * -0.0 against 0.0 (and NaNs of other payloads) may then come out in
+ * another order than a stable sort's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -100,8 +104,8 @@ static NclStatus stable_argsort(NclHook *self, const NclArray *a, NclArray **out
 
 /* ---- the 1-d sample sort ------------------------------------------------------ */
 
-static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, const NclArray *a,
-                             NclArray **out)
+static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int kind,
+                             const NclArray *a, NclArray **out)
 {
     const mpi_dist *d = mpi_dist_of(a);
     NclMpiComm *c = d->c;
@@ -109,7 +113,8 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, const
     const NclDType dt = NclArrayDType(a);
     const size_t isz = NclDTypeSize(dt);
     const int64_t n = d->counts[me], off = d->offsets[me];
-    const int lean = op == NCL_SORT && dt != NCL_FLOAT32 && dt != NCL_FLOAT64;
+    const int lean = op == NCL_SORT &&
+                     ((dt != NCL_FLOAT32 && dt != NCL_FLOAT64) || kind == NCL_SORT_DEFAULT);
     NclArray *perm = NULL, *vals = NULL;
     int64_t *gl = NULL;
     /* 1. the local rows, sorted stably, with their global indices */
@@ -258,17 +263,17 @@ done:
 
 /* ---- the entry --------------------------------------------------------------- */
 
-NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, const NclArray *a, int axis,
-                   NclArray **out)
+NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const NclArray *a,
+                   int axis, NclArray **out)
 {
     const mpi_dist *d = mpi_dist_of(a);
     NclMpiComm *c = d->c;
     const int nd = NclArrayNDim(a);
     NclParams p = NCL_PARAMS_INIT;
-    p.kind = NCL_SORT_STABLE;
+    p.kind = kind;
     p.axes = &axis;
     p.naxes = 1;
-    if (axis != d->split) {
+    if (axis != d->split || c->size == 1) {
         /* every line is on one rank */
         NclArray *lo = NULL, *made = NULL;
         NclStatus st = NclSortNext(self, op, d->local, &lo, &p);
@@ -279,14 +284,14 @@ NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, const NclArray 
         else NclArrayRelease(made);
         return st;
     }
-    if (nd == 1) return sample_sort(self, who, op, a, out);
+    if (nd == 1) return sample_sort(self, who, op, kind, a, out);
     /* along the split axis of an N-d array: split along another axis, sort
        there, and move the result back */
     const int other = axis == 0 ? 1 : 0;
     NclArray *moved = NULL, *sorted = NULL, *back = NULL;
     NclStatus st = mpi_move(who, a, other, NULL, &moved);
     if (st != NCL_OK) return st;
-    st = mpi_sort(self, who, op, moved, axis, &sorted);
+    st = mpi_sort(self, who, op, kind, moved, axis, &sorted);
     NclArrayRelease(moved);
     if (st != NCL_OK) return st;
     st = mpi_move(who, sorted, d->split, d->counts, &back);

@@ -11,6 +11,8 @@
  *                                  add, sum (float64) of N elements split
  *                                  over P ranks, and of N * P (weak scaling),
  *                                  and the same on one process without MPI
+ *   mpiexec -n P bench_mpi sort N  the same for sort (float64, values of
+ *                                  sin(i), median of 3)
  * Each figure is the median of its repetitions; a distributed call's time
  * is the slowest rank's (barrier before, max after).
  */
@@ -145,7 +147,9 @@ static double dist_time(NclMpiComm *c, int op, NclArray *da, NclArray *db)
         NclArray *o = NULL;
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = now();
-        if (op == 0 ? NclBinary(NCL_ADD, da, db, &o, NULL) : NclReduce(NCL_SUM, da, &o, NULL))
+        if (op == 0 ? NclBinary(NCL_ADD, da, db, &o, NULL)
+            : op == 1 ? NclReduce(NCL_SUM, da, &o, NULL)
+                      : NclSort(NCL_SORT, da, &o, NULL))
             die("distributed op");
         double dt = now() - t0, mx = 0;
         MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -161,7 +165,9 @@ static double local_time(int op, NclArray *a, NclArray *b)
     for (int r = 0; r < 7; r++) {
         NclArray *o = NULL;
         const double t0 = now();
-        if (op == 0 ? NclBinary(NCL_ADD, a, b, &o, NULL) : NclReduce(NCL_SUM, a, &o, NULL))
+        if (op == 0 ? NclBinary(NCL_ADD, a, b, &o, NULL)
+            : op == 1 ? NclReduce(NCL_SUM, a, &o, NULL)
+                      : NclSort(NCL_SORT, a, &o, NULL))
             die("local op");
         t[r] = now() - t0;
         NclArrayRelease(o);
@@ -198,6 +204,34 @@ static void scaling(int64_t n)
     }
 }
 
+static void sort_scaling(int64_t n)
+{
+    NclMpiComm *c = NULL;
+    if (NclMpiAttach(MPI_COMM_WORLD, &c)) die("attach");
+    for (int weak = 0; weak < 2; weak++) {
+        const int64_t total = weak ? n * size : n;
+        NclArray *di = NULL, *da = NULL;
+        if (NclMpiArange(c, NCL_FLOAT64, 0, (double)total, 1, &di) ||
+            NclUnary(NCL_SIN, di, &da, NULL))
+            die("operands");
+        const double t = dist_time(c, 2, da, NULL);
+        if (rank == 0)
+            printf("%s P=%d n=%lld: sort %.1f ms\n", weak ? "weak" : "strong", size,
+                   (long long)total, t * 1e3);
+        NclArrayRelease(di);
+        NclArrayRelease(da);
+    }
+    NclMpiDetach(c);
+    if (rank == 0) {
+        NclArray *i = NULL, *a = NULL;
+        if (NclArange(NCL_FLOAT64, 0, (double)n, 1, &i) || NclUnary(NCL_SIN, i, &a, NULL))
+            die("operands");
+        printf("one process, no MPI n=%lld: sort %.1f ms\n", (long long)n, local_time(2, a, NULL) * 1e3);
+        NclArrayRelease(i);
+        NclArrayRelease(a);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -209,8 +243,9 @@ int main(int argc, char **argv)
         passthrough(argc > 2 ? atoi(argv[2]) : 200000);
     else if (strcmp(mode, "pingpong") == 0) pingpong();
     else if (strcmp(mode, "scaling") == 0 && argc > 2) scaling(atoll(argv[2]));
+    else if (strcmp(mode, "sort") == 0 && argc > 2) sort_scaling(atoll(argv[2]));
     else if (rank == 0 && strcmp(mode, "passthrough") != 0)
-        fprintf(stderr, "usage: bench_mpi passthrough | pingpong | scaling N\n");
+        fprintf(stderr, "usage: bench_mpi passthrough [reps] | pingpong | scaling N | sort N\n");
     MPI_Finalize();
     return 0;
 }

@@ -443,8 +443,10 @@ static void t_reduce_tree(void)
                     }
 }
 
-/* Sort and argsort: the stable order (ties by global position) on every
-   layout, against one process's stable sort. */
+/* Sort and argsort on every layout, against one process: argsort (of
+   either kind) gives the stable order (ties by global position); sort gives
+   the one-process sort of its kind (the operands hold no -0.0, whose order
+   against 0.0 the default kind leaves open). */
 static void t_sort(void)
 {
     static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32, NCL_INT16, NCL_UINT8, NCL_BOOL,
@@ -461,7 +463,7 @@ static void t_sort(void)
                         lopsided(lens[l], counts);
                         NclArray *da = scatter(a, 0, lop ? counts : NULL);
                         NclParams ps = NCL_PARAMS_INIT, pd = NCL_PARAMS_INIT;
-                        ps.kind = NCL_SORT_STABLE;
+                        ps.kind = op ? NCL_SORT_STABLE : kind;
                         pd.kind = kind;
                         NclArray *ref = NULL, *res = NULL;
                         const NclSortOp sop = op ? NCL_ARGSORT : NCL_SORT;
