@@ -41,10 +41,17 @@
  *   reduces its chunks, and the chunk values are combined in the tree's
  *   order (NclReduceChunks), so the bits do not depend on the number of
  *   processes or threads.
- * - What is not distributed yet (Create's COPY, Sort, Mask, RNG, the other
- *   Reduce ops, where= in a reduction over the split axis, an ordinary
- *   output for a distributed result) is refused on every rank with
- *   NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
+ * - Sort: SORT and ARGSORT along any axis; along the split axis of a 1-d
+ *   array a sample sort keyed by (value, global index), so ARGSORT and the
+ *   stable kind give the stable sort's order at any process count; the
+ *   result keeps the input's layout.
+ * - Mask: COMPRESS (a[mask], balanced), NONZERO, and TAKE along an axis
+ *   that is not the split one.
+ * - What is not distributed yet (Create's COPY, PARTITION, PUT, TAKE along
+ *   the split axis, RNG, the other Reduce ops, where= in a reduction over
+ *   the split axis, an ordinary output for a distributed result) is
+ *   refused on every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md
+ *   lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose
