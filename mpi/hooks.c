@@ -418,6 +418,167 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, c
     return st;
 }
 
+/* ARGMIN/ARGMAX. Along an axis that is not the split one each rank works
+   on its own lines. Along the split axis (or of the flattened array, the
+   rows split along the first axis): each rank with rows gives its extreme
+   (MIN/MAX, NaN winning as in NclReduce) and its first index, made global;
+   the ranks' extremes, stacked in rank order, pick the rank by the same
+   ARGMIN/ARGMAX (the first NaN, and on ties the lowest rank, so the first
+   index wins), and the index is taken from that rank's. */
+static NclStatus reduce_arg(const call *k, const NclArray *a, const NclParams *params,
+                            NclArray **out)
+{
+    char who[64];
+    call_name(who, sizeof who, k->sub, k->op);
+    const mpi_dist *d = mpi_dist_of(a);
+    NclMpiComm *c = d->c;
+    const NclReduceOp op = (NclReduceOp)k->op;
+    const NclParams p = with_where(params, NULL);
+    if (where_of(params) || *out)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: where= and a provided output are not "
+                         "distributed yet for argmin/argmax", who);
+    const int nd = NclArrayNDim(a);
+    if (p.axes && p.naxes != 1)
+        return mpi_error(NCL_ERR_AXIS, "%s: naxes %d (argmin and argmax take one axis)", who,
+                         p.naxes);
+    int axis = p.axes ? p.axes[0] : -1;
+    if (p.axes && axis < 0) axis += nd;
+    if (p.axes && (axis < 0 || axis >= nd))
+        return mpi_error(NCL_ERR_AXIS, "%s: axis %d is out of range for %d dimensions", who,
+                         p.axes[0], nd);
+    NclStatus st;
+    if (nd == 0) {
+        NclArray *whole = NULL;
+        if ((st = mpi_gather(who, a, NCL_MPI_ALL, &whole)) != NCL_OK) return st;
+        st = NclReduceNext(k->self, op, whole, out, params);
+        NclArrayRelease(whole);
+        return mpi_agree(c, st);
+    }
+    const int me = c->rank, P = c->size;
+    if (p.axes && axis != d->split) {
+        NclArray *lo = NULL, *made = NULL;
+        st = NclReduceNext(k->self, op, d->local, &lo, &p);
+        if ((st = mpi_agree(c, st)) != NCL_OK) return st;
+        int64_t shape[NCL_MAXDIMS];
+        int ond = 0, split = 0;
+        for (int i = 0; i < nd; i++) {
+            if (i == d->split) split = ond;
+            if (i != axis) shape[ond++] = NclArrayShape(a)[i];
+            else if (p.keepdims) shape[ond++] = 1;
+        }
+        st = mpi_dist_wrap(who, c, NCL_INT64, ond, shape, split, d->counts, lo, &made);
+        if ((st = mpi_agree(c, st)) == NCL_OK) *out = made;
+        else NclArrayRelease(made);
+        return st;
+    }
+    NclArray *b = NULL;
+    if (!p.axes && d->split != 0) {
+        if ((st = mpi_move(who, a, 0, NULL, &b)) != NCL_OK) return st;
+    } else {
+        b = (NclArray *)a;
+        NclArrayRetain(b);
+    }
+    const mpi_dist *bd = mpi_dist_of(b);
+    /* the result's shape without keepdims (M outputs), and each rank's */
+    int64_t oshape[NCL_MAXDIMS], kshape[NCL_MAXDIMS], m = 1, row = 1;
+    int ond = 0, knd = 0;
+    for (int i = 0; i < nd; i++) {
+        if (p.axes && i != axis) {
+            oshape[ond++] = NclArrayShape(a)[i];
+            m *= NclArrayShape(a)[i];
+        }
+        if (p.axes ? i == axis : 1) kshape[knd++] = 1;
+        else kshape[knd++] = NclArrayShape(a)[i];
+        if (i > 0) row *= NclArrayShape(a)[i];
+    }
+    int64_t *pc = malloc((size_t)P * sizeof *pc), nparts = 0;
+    if (pc == NULL) {
+        NclArrayRelease(b);
+        return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
+    }
+    for (int r = 0; r < P; r++) nparts += pc[r] = bd->counts[r] > 0;
+    if (nparts == 0) {
+        /* nothing anywhere: refused as one process refuses it */
+        st = NclReduceNext(k->self, op, bd->local, out, params);
+        free(pc);
+        NclArrayRelease(b);
+        return mpi_agree(c, st);
+    }
+    NclArray *idx = NULL, *val = NULL, *gi = NULL, *gv = NULL;
+    NclParams q = p;
+    q.keepdims = 0;
+    st = NCL_OK;
+    if (pc[me]) {
+        NclParams qm = q;
+        int all[NCL_MAXDIMS];
+        for (int i = 0; i < nd; i++) all[i] = i;
+        if (!p.axes) {
+            qm.axes = all;
+            qm.naxes = nd;
+        }
+        NclArray *off = NULL, *li = NULL;
+        const int64_t shift = bd->offsets[me] * (p.axes ? 1 : row);
+        if ((st = NclReduceNext(k->self, op, bd->local, &li, &q)) == NCL_OK &&
+            (st = NclFull(NCL_INT64, 0, NULL, &shift, &off)) == NCL_OK)
+            st = NclBinary(NCL_ADD, li, off, &idx, NULL);
+        if (st == NCL_OK)
+            st = NclReduceNext(k->self, op == NCL_ARGMIN ? NCL_MIN : NCL_MAX, bd->local, &val, &qm);
+        NclArrayRelease(li);
+        NclArrayRelease(off);
+    }
+    /* stacked in rank order: (ranks with rows, M), gathered on all */
+    const int64_t sshape[2] = {nparts, m}, one[2] = {1, m};
+    NclArray *ri = NULL, *rv = NULL, *wi = NULL, *wv = NULL;
+    if (st == NCL_OK && pc[me]) {
+        if ((st = NclArrayReshape(idx, 2, one, &ri)) == NCL_OK)
+            st = NclArrayReshape(val, 2, one, &rv);
+    } else if (st == NCL_OK) {
+        const int64_t none[2] = {0, m};
+        if ((st = NclEmpty(NCL_INT64, 2, none, &ri)) == NCL_OK)
+            st = NclEmpty(NclArrayDType(a), 2, none, &rv);
+    }
+    if (st == NCL_OK) {
+        NclArrayRetain(ri);
+        NclArrayRetain(rv);
+        if ((st = mpi_dist_wrap(who, c, NCL_INT64, 2, sshape, 0, pc, ri, &wi)) == NCL_OK)
+            st = mpi_dist_wrap(who, c, NclArrayDType(rv), 2, sshape, 0, pc, rv, &wv);
+    }
+    if ((st = mpi_agree(c, st)) == NCL_OK && (st = mpi_gather(who, wi, NCL_MPI_ALL, &gi)) == NCL_OK)
+        st = mpi_gather(who, wv, NCL_MPI_ALL, &gv);
+    if (st == NCL_OK) {
+        /* the winning rank of each output, then its index */
+        NclArray *win = NULL, *ar = NULL, *mm = NULL, *t = NULL, *flat = NULL, *pick = NULL,
+                 *res = NULL;
+        NclParams q0 = NCL_PARAMS_INIT;
+        const int zero = 0;
+        q0.axes = &zero;
+        q0.naxes = 1;
+        const int64_t km = nparts * m;
+        if ((st = NclReduceNext(k->self, op, gv, &win, &q0)) == NCL_OK &&
+            (st = NclFull(NCL_INT64, 0, NULL, &m, &mm)) == NCL_OK &&
+            (st = NclBinary(NCL_MULTIPLY, win, mm, &t, NULL)) == NCL_OK &&
+            (st = NclArange(NCL_INT64, 0, (double)m, 1, &ar)) == NCL_OK &&
+            (st = NclBinary(NCL_ADD, t, ar, &pick, NULL)) == NCL_OK &&
+            (st = NclArrayReshape(gi, 1, &km, &flat)) == NCL_OK &&
+            (st = NclMask(NCL_MASK_TAKE, flat, pick, &res, NULL)) == NCL_OK) {
+            NclArray *shaped = NULL;
+            st = p.keepdims ? NclArrayReshape(res, knd, kshape, &shaped)
+                            : NclArrayReshape(res, ond, oshape, &shaped);
+            if (st == NCL_OK) *out = shaped;
+        }
+        NclArray *tmp[] = {win, ar, mm, t, flat, pick, res};
+        for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++) NclArrayRelease(tmp[i]);
+        if ((st = mpi_agree(c, st)) != NCL_OK && *out) {
+            NclArrayRelease(*out);
+            *out = NULL;
+        }
+    }
+    NclArray *rel[] = {idx, val, gi, gv, ri, rv, wi, wv, b};
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) NclArrayRelease(rel[i]);
+    free(pc);
+    return st;
+}
+
 static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const NclParams *params)
 {
     char who[64];
@@ -433,11 +594,12 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: only the reduced array may be distributed",
                          who);
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
+    if (op == NCL_ARGMIN || op == NCL_ARGMAX) return reduce_arg(k, a, params, out);
     if (op != NCL_SUM && op != NCL_PROD && op != NCL_MIN && op != NCL_MAX && op != NCL_ANY &&
         op != NCL_ALL && op != NCL_COUNT_NONZERO)
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: this reduction of a distributed array is not "
-                         "implemented yet (sum, prod, min, max, any, all and count_nonzero are)",
-                         who);
+                         "implemented yet (sum, prod, min, max, any, all, count_nonzero, argmin "
+                         "and argmax are)", who);
     NclParams p = with_where(params, NULL);
     const int nd = NclArrayNDim(a);
     const int64_t *shape = NclArrayShape(a);
