@@ -579,6 +579,45 @@ static NclStatus reduce_arg(const call *k, const NclArray *a, const NclParams *p
     return st;
 }
 
+/* MEAN over the split axis, as NclReduce computes it: the SUM of its
+   accumulator (float64, or the dtype= given) through the distributed sum,
+   then, as float64, divided by the count, then cast to the result (the
+   input's float32, else float64, or the dtype= given). */
+static NclStatus reduce_mean(const NclArray *a, const int *red, const NclParams *p, NclArray **out)
+{
+    const int nd = NclArrayNDim(a);
+    const NclDType t = NclArrayDType(a);
+    const NclDType res = p->dtype != NCL_DTYPE_DEFAULT ? p->dtype
+                         : t == NCL_FLOAT32            ? NCL_FLOAT32
+                                                       : NCL_FLOAT64;
+    NclParams q = *p;
+    q.dtype = p->dtype != NCL_DTYPE_DEFAULT ? p->dtype : NCL_FLOAT64;
+    double n = 1;
+    for (int i = 0; i < nd; i++)
+        if (red[i]) n *= (double)NclArrayShape(a)[i];
+    NclArray *sum = NULL, *f = NULL, *cnt = NULL, *mean = NULL;
+    NclParams cf = NCL_PARAMS_INIT;
+    cf.dtype = NCL_FLOAT64;
+    cf.casting = NCL_CASTING_UNSAFE;
+    NclStatus st = NclReduce(NCL_SUM, a, &sum, &q);
+    if (st == NCL_OK) st = NclConvert(NCL_CONVERT_ASTYPE, sum, &f, &cf);
+    if (st == NCL_OK) st = NclFull(NCL_FLOAT64, 0, NULL, &n, &cnt);
+    if (st == NCL_OK) st = NclBinary(NCL_DIVIDE, f, cnt, &mean, NULL);
+    if (st == NCL_OK && res != NCL_FLOAT64) {
+        NclArray *r = NULL;
+        cf.dtype = res;
+        st = NclConvert(NCL_CONVERT_ASTYPE, mean, &r, &cf);
+        NclArrayRelease(mean);
+        mean = r;
+    }
+    NclArrayRelease(sum);
+    NclArrayRelease(f);
+    NclArrayRelease(cnt);
+    if (st == NCL_OK) *out = mean;
+    else NclArrayRelease(mean);
+    return st;
+}
+
 static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const NclParams *params)
 {
     char who[64];
@@ -596,10 +635,9 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     if (op == NCL_ARGMIN || op == NCL_ARGMAX) return reduce_arg(k, a, params, out);
     if (op != NCL_SUM && op != NCL_PROD && op != NCL_MIN && op != NCL_MAX && op != NCL_ANY &&
-        op != NCL_ALL && op != NCL_COUNT_NONZERO)
+        op != NCL_ALL && op != NCL_COUNT_NONZERO && op != NCL_MEAN)
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: this reduction of a distributed array is not "
-                         "implemented yet (sum, prod, min, max, any, all, count_nonzero, argmin "
-                         "and argmax are)", who);
+                         "implemented yet (cumsum and cumprod are not)", who);
     NclParams p = with_where(params, NULL);
     const int nd = NclArrayNDim(a);
     const int64_t *shape = NclArrayShape(a);
@@ -664,6 +702,7 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
         return st;
     }
     /* over the split axis: the whole result on every rank */
+    if (op == NCL_MEAN && !od && !w) return reduce_mean(a, red, &p, out);
     if (od)
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: a reduction over the split axis gives an "
                          "ordinary array on every rank; the output may not be distributed", who);

@@ -33,8 +33,8 @@
  *   operand that is not distributed, and params->where, is sliced to each
  *   rank's rows. A provided output must be distributed.
  * - Reduce: SUM, PROD, MIN, MAX, ANY, ALL, COUNT_NONZERO over any axes,
- *   with keepdims, dtype and initial, and ARGMIN, ARGMAX (64-bit global
- *   indices, the first extreme): over axes that keep the split axis
+ *   with keepdims, dtype and initial, MEAN, and ARGMIN, ARGMAX (64-bit
+ *   global indices, the first extreme): over axes that keep the split axis
  *   the result stays distributed (no communication); over the split axis
  *   every rank gets the whole result as an ordinary array. Float SUM and
  *   PROD there follow the library's reduction tree (ncl/reduce.h): the
