@@ -25,6 +25,7 @@
  * -0.0 against 0.0 (and NaNs of other payloads) may then come out in
  * another order than a stable sort's.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,18 +75,18 @@ typedef struct sample {
     int64_t g;
 } sample;
 
-static NclDType sample_dtype;
-
 static int cmp_key(NclDType dt, const void *v, int64_t g, const sample *s)
 {
     const int c = cmp_value(dt, v, s->v);
     return c ? c : (g > s->g) - (g < s->g);
 }
 
-static int cmp_samples(const void *x, const void *y)
+/* For qsort_r (glibc's argument order): the dtype comes with the call, so
+   sorts on several threads do not share it. */
+static int cmp_samples(const void *x, const void *y, void *dtype)
 {
     const sample *a = x, *b = y;
-    return cmp_key(sample_dtype, a->v, a->g, b);
+    return cmp_key(*(const NclDType *)dtype, a->v, a->g, b);
 }
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -159,8 +160,8 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
          : !all || !split   ? mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who)
                             : NCL_OK;
     if ((st = mpi_agree(c, st)) != NCL_OK) goto done;
-    sample_dtype = dt;
-    qsort(all, (size_t)total, sizeof *all, cmp_samples);
+    NclDType key_dtype = dt;
+    qsort_r(all, (size_t)total, sizeof *all, cmp_samples, &key_dtype);
     const int nsplit = total > 0 ? P - 1 : 0;
     for (int k = 0; k < nsplit; k++) split[k] = all[(int64_t)(k + 1) * total / P];
     /* 3. what goes where: rank k gets the keys in (split[k-1], split[k]] */
