@@ -154,6 +154,7 @@ atomic_long mpi_live;
 static void dist_release(NclArrayExt *self)
 {
     mpi_dist *d = (mpi_dist *)(void *)self;
+    mpi_driver_released(d->c, d);
     atomic_fetch_sub_explicit(&mpi_live, 1, memory_order_relaxed);
     NclArrayRelease(d->local);
     comm_unref(d->c);
@@ -210,6 +211,7 @@ NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim
         off += counts[r];
     }
     d->local = local;
+    d->id = c->next_id++;
     NclStatus st = NclArrayFromExt(dtype, ndim, shape, &d->base, out);
     if (st != NCL_OK) {
         NclArrayRelease(local);
@@ -300,12 +302,37 @@ static void local_shape(int ndim, const int64_t *shape, int axis, int64_t count,
 
 typedef enum fill { FILL_EMPTY, FILL_ZEROS, FILL_VALUE } fill;
 
+static NclStatus make_(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
+                       const int64_t *shape, int split, const int64_t *counts, fill how,
+                       const void *value, NclArray **out);
+
 static NclStatus make(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
                       const int64_t *shape, int split, const int64_t *counts, fill how,
                       const void *value, NclArray **out)
 {
     if (c == NULL || out == NULL)
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, c ? "out" : "c");
+    if (how == FILL_VALUE && value == NULL)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: value is NULL", who);
+    if (mpi_driver_active(c) && (ndim < 0 || ndim > NCL_MAXDIMS || (ndim > 0 && shape == NULL) ||
+                                 strcmp(NclDTypeName(dtype), "invalid") == 0))
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: ndim, shape or dtype is invalid", who);
+    mpi_cmd cmd = {.kind = how == FILL_EMPTY ? MPI_CMD_EMPTY
+                           : how == FILL_ZEROS ? MPI_CMD_ZEROS
+                                               : MPI_CMD_FULL,
+                   .dtype = dtype, .ndim = ndim, .shape = shape, .split = split,
+                   .counts = counts, .value = value};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(c, &cmd, &opened);
+    if (st == NCL_OK) st = make_(who, c, dtype, ndim, shape, split, counts, how, value, out);
+    mpi_driver_close(c, opened, st == NCL_OK ? *out : NULL);
+    return st;
+}
+
+static NclStatus make_(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
+                       const int64_t *shape, int split, const int64_t *counts, fill how,
+                       const void *value, NclArray **out)
+{
     int64_t *cs = malloc((size_t)c->size * sizeof *cs);
     if (cs == NULL) return mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     int axis = 0;
@@ -387,8 +414,24 @@ static NclStatus rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, Ncl
     return st;
 }
 
+static NclStatus arange_body(NclMpiComm *c, NclDType dtype, double start, double stop,
+                             double step, NclArray **out);
+
 NclStatus NclMpiArange(NclMpiComm *c, NclDType dtype, double start, double stop, double step,
                        NclArray **out)
+{
+    if (c == NULL || out == NULL)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "NclMpiArange: %s is NULL", c ? "out" : "c");
+    mpi_cmd cmd = {.kind = MPI_CMD_ARANGE, .dtype = dtype, .range = {start, stop, step}};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(c, &cmd, &opened);
+    if (st == NCL_OK) st = arange_body(c, dtype, start, stop, step, out);
+    mpi_driver_close(c, opened, st == NCL_OK ? *out : NULL);
+    return st;
+}
+
+static NclStatus arange_body(NclMpiComm *c, NclDType dtype, double start, double stop,
+                             double step, NclArray **out)
 {
     static const char who[] = "NclMpiArange";
     if (c == NULL || out == NULL)
@@ -623,6 +666,9 @@ NclStatus mpi_move(const char *who, const NclArray *a, int split, const int64_t 
     return st;
 }
 
+static NclStatus redistribute_body(const NclArray *a, int split, const int64_t *counts,
+                                   NclArray **out);
+
 NclStatus NclMpiRedistribute(const NclArray *a, int split, const int64_t *counts, NclArray **out)
 {
     static const char who[] = "NclMpiRedistribute";
@@ -630,6 +676,19 @@ NclStatus NclMpiRedistribute(const NclArray *a, int split, const int64_t *counts
     if (d == NULL || out == NULL)
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s", who,
                          out == NULL ? "out is NULL" : "a is not a distributed array");
+    mpi_cmd cmd = {.kind = MPI_CMD_REDISTRIBUTE, .arr = {a}, .split = split, .counts = counts};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(d->c, &cmd, &opened);
+    if (st == NCL_OK) st = redistribute_body(a, split, counts, out);
+    mpi_driver_close(d->c, opened, st == NCL_OK ? *out : NULL);
+    return st;
+}
+
+static NclStatus redistribute_body(const NclArray *a, int split, const int64_t *counts,
+                                   NclArray **out)
+{
+    static const char who[] = "NclMpiRedistribute";
+    const mpi_dist *d = mpi_dist_of(a);
     uint64_t h = mpi_hash_array(mpi_hash(MPI_HASH_INIT, who, sizeof who), a);
     h = mpi_hash(h, &split, sizeof split);
     if (counts) h = mpi_hash(h, counts, (size_t)d->c->size * sizeof *counts);
@@ -702,14 +761,20 @@ NclStatus NclMpiGather(const NclArray *a, int root, NclArray **out)
     if (root != NCL_MPI_ALL && (root < 0 || root >= d->c->size))
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: root %d is not a rank of %d", who, root,
                          d->c->size);
+    mpi_cmd cmd = {.kind = MPI_CMD_GATHER, .arr = {a}, .root = root};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(d->c, &cmd, &opened);
     uint64_t h = mpi_hash_array(mpi_hash(MPI_HASH_INIT, who, sizeof who), a);
     h = mpi_hash(h, &root, sizeof root);
-    NclStatus st = mpi_same(d->c, who, h);
-    if (st != NCL_OK) return st;
+    if (st == NCL_OK) st = mpi_same(d->c, who, h);
     NclArray *made = NULL;
-    if ((st = mpi_gather(who, a, root, &made)) == NCL_OK) *out = made;
+    if (st == NCL_OK && (st = mpi_gather(who, a, root, &made)) == NCL_OK) *out = made;
+    mpi_driver_close(d->c, opened, NULL);
     return st;
 }
+
+static NclStatus scatter_body(NclMpiComm *c, int root, const NclArray *a, int split,
+                              const int64_t *counts, NclArray **out);
 
 NclStatus NclMpiScatter(NclMpiComm *c, int root, const NclArray *a, int split,
                         const int64_t *counts, NclArray **out)
@@ -717,9 +782,21 @@ NclStatus NclMpiScatter(NclMpiComm *c, int root, const NclArray *a, int split,
     static const char who[] = "NclMpiScatter";
     if (c == NULL || out == NULL)
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, c ? "out" : "c");
-    if (root < 0 || root >= c->size)
-        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: root %d is not a rank of %d", who, root,
-                         c->size);
+    if (root < 0 || root >= c->size || (mpi_driver_active(c) && root != 0))
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: root %d is not a rank of %d%s", who, root,
+                         c->size, mpi_driver_active(c) ? " (in driver mode, 0)" : "");
+    mpi_cmd cmd = {.kind = MPI_CMD_SCATTER, .split = split, .counts = counts};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(c, &cmd, &opened);
+    if (st == NCL_OK) st = scatter_body(c, root, a, split, counts, out);
+    mpi_driver_close(c, opened, st == NCL_OK ? *out : NULL);
+    return st;
+}
+
+static NclStatus scatter_body(NclMpiComm *c, int root, const NclArray *a, int split,
+                              const int64_t *counts, NclArray **out)
+{
+    static const char who[] = "NclMpiScatter";
     /* root's dtype and shape, sent to every rank */
     struct {
         int ok, dtype, ndim;

@@ -780,8 +780,9 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
 
 /* ---- the hook functions ----------------------------------------------------- */
 
-/* Whether any of the call's arrays is distributed: one load while no
-   distributed array lives in the process, one flag test per array
+/* Whether any of the call's arrays is distributed (by this library: an
+   external array of another extension passes on): one load while no
+   distributed array lives in the process, a flag test per array
    otherwise. */
 #define ANY_DIST(...)                                                       \
     (atomic_load_explicit(&mpi_live, memory_order_relaxed) != 0 &&          \
@@ -789,9 +790,25 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
         const NclArray *const _a[] = {__VA_ARGS__};                         \
         int _d = 0;                                                         \
         for (size_t _i = 0; _i < sizeof _a / sizeof *_a; _i++)              \
-            if (_a[_i] && (NclArrayFlags(_a[_i]) & NCL_ARRAY_EXTERNAL)) _d = 1; \
+            if (mpi_dist_of(_a[_i])) _d = 1;                                 \
         _d;                                                                 \
     }))
+
+/* Runs expr, the distributed call, after sending it to the other ranks in
+   driver mode (driver.c); marks a distributed result handed out. */
+#define DRIVEN(sub_, op_, a_, b_, c_, expr)                                              \
+    do {                                                                                 \
+        const NclArray *da_[5] = {a_, b_, c_, out ? *out : NULL, where_of(p)};           \
+        const mpi_cmd cmd_ = {.kind = MPI_CMD_CALL, .sub = sub_, .op = (int)(op_),        \
+                              .arr = {da_[0], da_[1], da_[2], da_[3], da_[4]},            \
+                              .params = p};                                              \
+        NclMpiComm *dc_ = first_dist(da_, 5)->c;                                         \
+        int opened_ = 0;                                                                 \
+        NclStatus st_ = mpi_driver_open(dc_, &cmd_, &opened_);                           \
+        if (st_ == NCL_OK) st_ = (expr);                                                 \
+        mpi_driver_close(dc_, opened_, st_ == NCL_OK && out ? *out : NULL);              \
+        return st_;                                                                      \
+    } while (0)
 
 static NclStatus h_convert(NclHook *self, NclConvertOp op, const NclArray *a, NclArray **out,
                            const NclParams *p)
@@ -799,7 +816,7 @@ static NclStatus h_convert(NclHook *self, NclConvertOp op, const NclArray *a, Nc
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
         return NclConvertNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_CONVERT, (int)op, NULL};
-    return elementwise(&k, 1, &a, out, p);
+    DRIVEN(NCL_SUBSYSTEM_CONVERT, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_compare(NclHook *self, NclCompareOp op, const NclArray *a, const NclArray *b,
                            NclArray **out, const NclParams *p)
@@ -808,7 +825,7 @@ static NclStatus h_compare(NclHook *self, NclCompareOp op, const NclArray *a, co
         return NclCompareNext(self, op, a, b, out, p);
     const call k = {self, NCL_SUBSYSTEM_COMPARE, (int)op, NULL};
     const NclArray *in[2] = {a, b};
-    return elementwise(&k, 2, in, out, p);
+    DRIVEN(NCL_SUBSYSTEM_COMPARE, op, a, b, NULL, elementwise(&k, 2, in, out, p));
 }
 static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
                            const NclParams *p)
@@ -816,14 +833,14 @@ static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, Nc
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
         return NclIsUnaryNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_ISUNARY, (int)op, NULL};
-    return elementwise(&k, 1, &a, out, p);
+    DRIVEN(NCL_SUBSYSTEM_ISUNARY, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
                          const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclUnaryNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_UNARY, (int)op, NULL};
-    return elementwise(&k, 1, &a, out, p);
+    DRIVEN(NCL_SUBSYSTEM_UNARY, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
                           NclArray **out, const NclParams *p)
@@ -832,7 +849,7 @@ static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, cons
         return NclBinaryNext(self, op, a, b, out, p);
     const call k = {self, NCL_SUBSYSTEM_BINARY, (int)op, NULL};
     const NclArray *in[2] = {a, b};
-    return elementwise(&k, 2, in, out, p);
+    DRIVEN(NCL_SUBSYSTEM_BINARY, op, a, b, NULL, elementwise(&k, 2, in, out, p));
 }
 static NclStatus h_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, const NclArray *b,
                            const NclArray *c, NclArray **out, const NclParams *p)
@@ -841,14 +858,14 @@ static NclStatus h_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, co
         return NclTernaryNext(self, op, a, b, c, out, p);
     const call k = {self, NCL_SUBSYSTEM_TERNARY, (int)op, NULL};
     const NclArray *in[3] = {a, b, c};
-    return elementwise(&k, 3, in, out, p);
+    DRIVEN(NCL_SUBSYSTEM_TERNARY, op, a, b, c, elementwise(&k, 3, in, out, p));
 }
 static NclStatus h_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                           const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclReduceNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_REDUCE, (int)op, NULL};
-    return reduce(&k, a, out, p);
+    DRIVEN(NCL_SUBSYSTEM_REDUCE, op, a, NULL, NULL, reduce(&k, a, out, p));
 }
 
 /* Not distributed yet: refused on every rank alike (no communication: the
@@ -865,10 +882,9 @@ static NclStatus h_create(NclHook *self, NclCreateOp op, const NclCreateParams *
         return NclCreateNext(self, op, p, out);
     return not_yet("NclCreate(copy)");
 }
-static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
-                        const NclParams *p)
+static NclStatus sort_call(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                           const NclParams *p)
 {
-    if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
     char who[64];
     call_name(who, sizeof who, NCL_SUBSYSTEM_SORT, (int)op);
     const NclArray *arr[2] = {a, out ? *out : NULL};
@@ -900,10 +916,9 @@ static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray
                          NclDTypeName(q.dtype), NclDTypeName(rdt));
     return mpi_sort(self, who, op, q.kind, a, axis, out);
 }
-static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
-                        NclArray **out, const NclParams *p)
+static NclStatus mask_call(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
+                           NclArray **out, const NclParams *p)
 {
-    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p))) return NclMaskNext(self, op, a, b, out, p);
     char who[64];
     call_name(who, sizeof who, NCL_SUBSYSTEM_MASK, (int)op);
     const NclArray *arr[4] = {a, b, out ? *out : NULL, where_of(p)};
@@ -915,6 +930,18 @@ static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const Nc
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the data must be the distributed array, and "
                          "the result is allocated (no provided output, no where)", who);
     return mpi_mask(self, who, op, a, b, out, p);
+}
+static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                        const NclParams *p)
+{
+    if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
+    DRIVEN(NCL_SUBSYSTEM_SORT, op, a, NULL, NULL, sort_call(self, op, a, out, p));
+}
+static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
+                        NclArray **out, const NclParams *p)
+{
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p))) return NclMaskNext(self, op, a, b, out, p);
+    DRIVEN(NCL_SUBSYSTEM_MASK, op, a, b, NULL, mask_call(self, op, a, b, out, p));
 }
 static NclStatus h_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
                        const NclArray *b, NclArray **out, const NclParams *p)

@@ -24,6 +24,8 @@ static void part_path(char *buf, size_t cap, const char *dir, int r)
     snprintf(buf, cap, "%s/part-%d.npy", dir, r);
 }
 
+static NclStatus save_body(const NclArray *a, const char *dir);
+
 NclStatus NclMpiSave(const NclArray *a, const char *dir)
 {
     static const char who[] = "NclMpiSave";
@@ -31,6 +33,19 @@ NclStatus NclMpiSave(const NclArray *a, const char *dir)
     if (d == NULL || dir == NULL)
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s", who,
                          dir == NULL ? "dir is NULL" : "a is not a distributed array");
+    NclMpiComm *c = d->c;
+    mpi_cmd cmd = {.kind = MPI_CMD_SAVE, .arr = {a}, .path = dir};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(c, &cmd, &opened);
+    if (st == NCL_OK) st = save_body(a, dir);
+    mpi_driver_close(c, opened, NULL);
+    return st;
+}
+
+static NclStatus save_body(const NclArray *a, const char *dir)
+{
+    static const char who[] = "NclMpiSave";
+    const mpi_dist *d = mpi_dist_of(a);
     NclMpiComm *c = d->c;
     NclStatus st = mpi_same(c, who, mpi_hash_array(mpi_hash(MPI_HASH_INIT, dir, strlen(dir)), a));
     if (st != NCL_OK) return st;
@@ -118,12 +133,25 @@ static NclStatus read_manifest(const char *who, const char *dir, manifest *m)
     return NCL_OK;
 }
 
+static NclStatus load_body(NclMpiComm *c, const char *dir, NclArray **out);
+
 NclStatus NclMpiLoad(NclMpiComm *c, const char *dir, NclArray **out)
 {
     static const char who[] = "NclMpiLoad";
     if (c == NULL || dir == NULL || out == NULL)
         return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who,
                          c == NULL ? "c" : dir == NULL ? "dir" : "out");
+    mpi_cmd cmd = {.kind = MPI_CMD_LOAD, .path = dir};
+    int opened = 0;
+    NclStatus st = mpi_driver_open(c, &cmd, &opened);
+    if (st == NCL_OK) st = load_body(c, dir, out);
+    mpi_driver_close(c, opened, st == NCL_OK ? *out : NULL);
+    return st;
+}
+
+static NclStatus load_body(NclMpiComm *c, const char *dir, NclArray **out)
+{
+    static const char who[] = "NclMpiLoad";
     manifest m;
     memset(&m, 0, sizeof m);
     NclStatus st = read_manifest(who, dir, &m);

@@ -10,6 +10,7 @@
  *   sort.c   sample sort along the split axis
  *   mask.c   a[mask], nonzero, take
  *   io.c     save to a folder, load with any process count
+ *   driver.c driver mode: rank 0 runs the program, the others serve it
  */
 #ifndef NCL_MPI_INTERNAL_H
 #define NCL_MPI_INTERNAL_H
@@ -22,6 +23,14 @@ struct NclMpiComm {
     MPI_Comm comm;
     int size, rank;
     atomic_int refs;      /* the handle's own, plus one per array on it */
+    int64_t next_id;      /* the id of the next distributed array made on it:
+                             the same sequence on every rank */
+    /* driver mode (driver.c) */
+    int driver;           /* rank 0 sends its calls to the others */
+    int depth;            /* rank 0: calls in progress (only the outermost
+                             is sent) */
+    int64_t *dead;        /* rank 0: ids released inside a call, sent with */
+    int ndead, capdead;   /*   the next command */
 };
 
 typedef struct mpi_dist {
@@ -31,6 +40,9 @@ typedef struct mpi_dist {
     int64_t *counts;      /* c->size rows per rank along split */
     int64_t *offsets;     /* c->size first rows */
     NclArray *local;      /* this rank's rows, C order */
+    int64_t id;           /* the same on every rank (NclMpiComm.next_id) */
+    int exported;         /* driver mode: handed to rank 0's program, so the
+                             workers keep theirs until rank 0 releases it */
 } mpi_dist;
 
 /* How many distributed arrays are alive in this process: while none is,
@@ -98,6 +110,38 @@ NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const
 /* A distributed COMPRESS, NONZERO or TAKE (mask.c). */
 NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray *a,
                    const NclArray *b, NclArray **out, const NclParams *p);
+
+/* Driver mode (driver.c): rank 0 runs the program, the others serve its
+   calls. On rank 0 every entry (a hook taking a call over, a libncl_mpi
+   function) opens the call with mpi_driver_open, which, for the outermost
+   call in driver mode, sends it to the others; they make the same call
+   with their handles (found by id). mpi_driver_close ends it and marks a
+   distributed result handed to the program, whose release on rank 0 is
+   then sent too (mpi_driver_released). Outside driver mode, and on the
+   other ranks, both do nothing. */
+enum {
+    MPI_CMD_CALL = 1,     /* a subsystem call: sub, op, arr[0..4], params */
+    MPI_CMD_EMPTY, MPI_CMD_ZEROS, MPI_CMD_FULL, MPI_CMD_ARANGE, MPI_CMD_SCATTER,
+    MPI_CMD_GATHER, MPI_CMD_REDISTRIBUTE, MPI_CMD_SAVE, MPI_CMD_LOAD, MPI_CMD_END
+};
+typedef struct mpi_cmd {
+    int kind;
+    NclSubsystem sub;
+    int op;
+    const NclArray *arr[5];   /* CALL: a, b, c, *out, params->where; others: arr[0] */
+    const NclParams *params;
+    NclDType dtype;
+    int ndim, split, root;
+    const int64_t *shape, *counts;
+    const void *value;        /* FULL: one element of dtype */
+    double range[3];          /* ARANGE */
+    const char *path;         /* SAVE, LOAD */
+} mpi_cmd;
+/* Whether c is in driver mode and this is rank 0. */
+int mpi_driver_active(const NclMpiComm *c);
+NclStatus mpi_driver_open(NclMpiComm *c, const mpi_cmd *cmd, int *opened);
+void mpi_driver_close(NclMpiComm *c, int opened, NclArray *result);
+void mpi_driver_released(NclMpiComm *c, const mpi_dist *d);
 
 /* The hooks (hooks.c): linked with the first handle, unlinked with the
    last. */

@@ -290,6 +290,36 @@ NCL_MPI_API NclStatus NclMpiSave(const NclArray *a, const char *dir);
  */
 NCL_MPI_API NclStatus NclMpiLoad(NclMpiComm *c, const char *dir, NclArray **out);
 
+/**
+ * Driver mode, the proposal's control process: rank 0 runs the program and
+ * the other ranks serve it. Collective. On rank 0 it returns at once; from
+ * then on every libncl_mpi function and every call on a distributed array
+ * that rank 0 makes is sent to the others, which make it too with their
+ * own handles (ordinary operands travel with the call), and a distributed
+ * array rank 0's program releases is released there too. On the other
+ * ranks it serves those calls and returns only when rank 0 calls
+ * NclMpiDriverEnd. In driver mode NclMpiScatter's root is rank 0.
+ * @code
+ *   NclMpiDriverBegin(c);
+ *   if (rank == 0) { ... the program ...; NclMpiDriverEnd(c); }
+ * @endcode
+ * @param c  the communicator.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  c NULL, or not every rank called it.
+ * @retval NCL_ERR_COMM  an MPI call failed.
+ */
+NCL_MPI_API NclStatus NclMpiDriverBegin(NclMpiComm *c);
+/**
+ * Ends driver mode (rank 0 only, outside any call): the other ranks release
+ * what they held for rank 0's program and return from NclMpiDriverBegin.
+ * @param c  the communicator.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  c NULL, not rank 0, or not in driver
+ *         mode.
+ * @retval NCL_ERR_COMM  an MPI call failed.
+ */
+NCL_MPI_API NclStatus NclMpiDriverEnd(NclMpiComm *c);
+
 NCL_END_DECLS
 
 /** @} */
