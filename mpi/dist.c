@@ -12,9 +12,6 @@
 #include <string.h>
 #include "ncl_mpi_internal.h"
 
-/* The largest message: 1 GiB, well inside an int count of MPI_BYTE. */
-#define PIECE ((int64_t)1 << 30)
-
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static int attached;   /* handles alive: the hooks are linked while > 0 */
 
@@ -395,19 +392,23 @@ NclStatus NclMpiFull(NclMpiComm *c, NclDType dtype, int ndim, const int64_t *sha
     return make("NclMpiFull", c, dtype, ndim, shape, split, counts, FILL_VALUE, value, out);
 }
 
-/* A C-ordered copy of rows [lo, hi) of axis k of a (an ordinary array). */
-static NclStatus rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out)
+NclStatus mpi_rows(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out)
 {
     const int nd = NclArrayNDim(a);
     const int64_t *sh = NclArrayShape(a);
-    int64_t start[NCL_MAXDIMS], stop[NCL_MAXDIMS], step[NCL_MAXDIMS];
+    int64_t start[NCL_MAXDIMS], stop[NCL_MAXDIMS];
     for (int i = 0; i < nd; i++) {
         start[i] = i == k ? lo : 0;
         stop[i] = i == k ? hi : sh[i];
-        step[i] = 1;
     }
+    return NclArraySlice(a, start, stop, NULL, out);
+}
+
+/* A C-ordered copy of rows [lo, hi) of axis k of a (an ordinary array). */
+static NclStatus rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out)
+{
     NclArray *v = NULL;
-    NclStatus st = NclArraySlice(a, start, stop, step, &v);
+    NclStatus st = mpi_rows(a, k, lo, hi, &v);
     if (st != NCL_OK) return st;
     st = NclCopy(v, out);
     NclArrayRelease(v);
@@ -473,8 +474,8 @@ NclStatus mpi_exchange(const char *who, MPI_Comm comm, const mpi_xfer *recv, int
                        const mpi_xfer *send, int nsend)
 {
     int64_t npieces = 0;
-    for (int i = 0; i < nrecv; i++) npieces += (recv[i].bytes + PIECE - 1) / PIECE;
-    for (int i = 0; i < nsend; i++) npieces += (send[i].bytes + PIECE - 1) / PIECE;
+    for (int i = 0; i < nrecv; i++) npieces += (recv[i].bytes + MPI_PIECE - 1) / MPI_PIECE;
+    for (int i = 0; i < nsend; i++) npieces += (send[i].bytes + MPI_PIECE - 1) / MPI_PIECE;
     if (npieces > INT_MAX / 2) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: too many pieces", who);
     MPI_Request *rq = malloc((size_t)(npieces ? npieces : 1) * sizeof *rq);
     MPI_Status *rs = malloc((size_t)(npieces ? npieces : 1) * sizeof *rs);
@@ -486,15 +487,15 @@ NclStatus mpi_exchange(const char *who, MPI_Comm comm, const mpi_xfer *recv, int
     int n = 0, err = MPI_SUCCESS;
     const char *call = "MPI_Irecv";
     for (int i = 0; i < nrecv && err == MPI_SUCCESS; i++)
-        for (int64_t off = 0, t = 0; off < recv[i].bytes && err == MPI_SUCCESS; off += PIECE, t++) {
-            const int64_t m = recv[i].bytes - off < PIECE ? recv[i].bytes - off : PIECE;
+        for (int64_t off = 0, t = 0; off < recv[i].bytes && err == MPI_SUCCESS; off += MPI_PIECE, t++) {
+            const int64_t m = recv[i].bytes - off < MPI_PIECE ? recv[i].bytes - off : MPI_PIECE;
             err = MPI_Irecv(recv[i].buf + off, (int)m, MPI_BYTE, recv[i].peer, (int)t, comm,
                             &rq[n++]);
         }
     if (err == MPI_SUCCESS) call = "MPI_Isend";
     for (int i = 0; i < nsend && err == MPI_SUCCESS; i++)
-        for (int64_t off = 0, t = 0; off < send[i].bytes && err == MPI_SUCCESS; off += PIECE, t++) {
-            const int64_t m = send[i].bytes - off < PIECE ? send[i].bytes - off : PIECE;
+        for (int64_t off = 0, t = 0; off < send[i].bytes && err == MPI_SUCCESS; off += MPI_PIECE, t++) {
+            const int64_t m = send[i].bytes - off < MPI_PIECE ? send[i].bytes - off : MPI_PIECE;
             err = MPI_Isend(send[i].buf + off, (int)m, MPI_BYTE, send[i].peer, (int)t, comm,
                             &rq[n++]);
         }

@@ -17,7 +17,6 @@
 #include <string.h>
 #include "ncl_mpi_internal.h"
 
-#define PIECE ((int64_t)1 << 30)
 
 /* ---- a growing byte buffer ------------------------------------------------- */
 
@@ -211,8 +210,8 @@ static NclStatus bcast(NclMpiComm *c, buf *b)
         b->p = q;
         b->cap = b->len = len;
     }
-    for (int64_t off = 0; err == MPI_SUCCESS && off < len; off += PIECE)
-        err = MPI_Bcast(b->p + off, (int)(len - off < PIECE ? len - off : PIECE), MPI_BYTE, 0,
+    for (int64_t off = 0; err == MPI_SUCCESS && off < len; off += MPI_PIECE)
+        err = MPI_Bcast(b->p + off, (int)(len - off < MPI_PIECE ? len - off : MPI_PIECE), MPI_BYTE, 0,
                         c->comm);
     return err == MPI_SUCCESS ? NCL_OK : mpi_failed("driver", "MPI_Bcast", err);
 }

@@ -139,13 +139,7 @@ static NclStatus localize(const char *who, const NclArray *x, int nd, const int6
     const int m = NclArrayNDim(x), ax = split - (nd - m);
     const int64_t *s = NclArrayShape(x);
     if (nd > 0 && ax >= 0 && s[ax] == shape[split] && s[ax] != 1) {
-        int64_t a0[NCL_MAXDIMS], a1[NCL_MAXDIMS], one[NCL_MAXDIMS];
-        for (int i = 0; i < m; i++) {
-            a0[i] = i == ax ? off : 0;
-            a1[i] = i == ax ? off + cnt : s[i];
-            one[i] = 1;
-        }
-        st = NclArraySlice(x, a0, a1, one, lx);
+        st = mpi_rows(x, ax, off, off + cnt, lx);
         NclArrayRelease(whole);
         return st;
     }

@@ -187,15 +187,8 @@ static NclStatus load_body(NclMpiComm *c, const char *dir, NclArray **out)
         NclArray *local = d->local;
         if (st == NCL_OK && m.ndim == 0) st = NclConvert(NCL_CONVERT_COPYTO, part, &local, NULL);
         else if (st == NCL_OK) {
-            int64_t s0[NCL_MAXDIMS], s1[NCL_MAXDIMS], d0[NCL_MAXDIMS], d1[NCL_MAXDIMS];
-            for (int i = 0; i < m.ndim; i++) {
-                s0[i] = i == m.split ? a - plo : 0;
-                s1[i] = i == m.split ? b - plo : m.shape[i];
-                d0[i] = i == m.split ? a - lo : 0;
-                d1[i] = i == m.split ? b - lo : m.shape[i];
-            }
-            if ((st = NclArraySlice(part, s0, s1, NULL, &src)) == NCL_OK &&
-                (st = NclArraySlice(local, d0, d1, NULL, &dst)) == NCL_OK)
+            if ((st = mpi_rows(part, m.split, a - plo, b - plo, &src)) == NCL_OK &&
+                (st = mpi_rows(local, m.split, a - lo, b - lo, &dst)) == NCL_OK)
                 st = NclConvert(NCL_CONVERT_COPYTO, src, &dst, NULL);
         }
         NclArrayRelease(dst);

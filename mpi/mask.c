@@ -110,13 +110,7 @@ NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray 
             }
         } else if (b && !mpi_dist_of(b) && NclArrayNDim(b) == NclArrayNDim(a) &&
                    memcmp(NclArrayShape(b), NclArrayShape(a), (size_t)NclArrayNDim(a) * 8) == 0) {
-            const int nd = NclArrayNDim(a);
-            int64_t s0[NCL_MAXDIMS], s1[NCL_MAXDIMS];
-            for (int i = 0; i < nd; i++) {
-                s0[i] = i == 0 ? fd->offsets[me] : 0;
-                s1[i] = i == 0 ? fd->offsets[me] + fd->counts[me] : NclArrayShape(a)[i];
-            }
-            st = NclArraySlice(b, s0, s1, NULL, &lb);
+            st = mpi_rows(b, 0, fd->offsets[me], fd->offsets[me] + fd->counts[me], &lb);
         } else if (b) {
             /* another shape: the local call refuses it, as one process would */
             NclArrayRetain((NclArray *)b);

@@ -57,6 +57,9 @@ mpi_dist *mpi_dist_of(const NclArray *a);
 NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim,
                         const int64_t *shape, int split, const int64_t *counts, NclArray *local,
                         NclArray **out);
+/* A view of rows [lo, hi) of axis k of an ordinary array (the whole of
+   the other axes); writeable when a is. */
+NclStatus mpi_rows(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out);
 /* Balanced counts of n rows over size ranks: in blocks of NCL_REDUCE_CHUNK
    rows when each rank gets one, else the first n % size take one more. */
 void mpi_balanced(int64_t n, int size, int64_t *counts);
@@ -66,6 +69,11 @@ NclStatus mpi_move(const char *who, const NclArray *a, int split, const int64_t 
                    NclArray **out);
 /* a's whole array on every rank (root NCL_MPI_ALL) or on root. */
 NclStatus mpi_gather(const char *who, const NclArray *a, int root, NclArray **out);
+
+/* The largest message: 1 GiB, well inside an int count of MPI_BYTE, so
+   that both MPIs carry transfers of any size (Open MPI 4.1 has no
+   large-count calls). */
+#define MPI_PIECE ((int64_t)1 << 30)
 
 /* One message of a transfer: bytes at buf to or from peer. */
 typedef struct mpi_xfer {

@@ -17,19 +17,11 @@
 
 /* ---- the guards in front of the defaults ------------------------------------ */
 
-/* params->where, when params reaches that far. */
-static const NclArray *where_of(const NclParams *params)
-{
-    if (params == NULL || params->size < offsetof(NclParams, where) + sizeof params->where)
-        return NULL;
-    return params->where;
-}
-
 static int any_ext(const NclArray *a, const NclArray *b, const NclArray *c, NclArray *const *out,
                    const NclParams *params)
 {
     const NclArray *const o = out ? *out : NULL;
-    const NclArray *const w = where_of(params);
+    const NclArray *const w = ncl_params_where(params);
     return (a && ncl_array_is_ext(a)) || (b && ncl_array_is_ext(b)) ||
            (c && ncl_array_is_ext(c)) || (o && ncl_array_is_ext(o)) ||
            (w && ncl_array_is_ext(w));
@@ -42,7 +34,7 @@ static NCL_NOINLINE NclStatus ext_refused(const char *fn, NclSubsystem s, int op
 {
     char who[64];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(s, op));
-    const NclArray *const arr[5] = {a, b, c, out ? *out : NULL, where_of(params)};
+    const NclArray *const arr[5] = {a, b, c, out ? *out : NULL, ncl_params_where(params)};
     static const char *const names[5] = {"a", "b", "c", "*out", "params->where"};
     for (int i = 0; i < 5; i++) {
         NclStatus st = ncl_array_local_check(who, names[i], arr[i]);

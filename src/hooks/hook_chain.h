@@ -15,6 +15,7 @@
 #ifndef NCL_HOOK_CHAIN_H
 #define NCL_HOOK_CHAIN_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "hooks/ncl_hooks.h"
 
@@ -34,6 +35,17 @@
     X(SORT, sort)               \
     X(MASK, mask)               \
     X(RNG, rng)
+
+/* params->where, when params reaches that far (a shorter struct is the
+   default's to refuse): the entry points' tag check (hooks.c) and the
+   defaults' guard against external arrays (api/chains.c) read it alike. */
+NCL_INLINE const NclArray *ncl_params_where(const NclParams *params)
+{
+    if (params == NULL ||
+        params->size < offsetof(NclParams, where) + sizeof params->where)
+        return NULL;
+    return params->where;
+}
 
 /* ---- node bookkeeping in priv[] ------------------------------------------- */
 

@@ -315,15 +315,6 @@ int ncl_hooks_in_reader(void) { return ncl_tls.depth > 0 || walk_depth > 0; }
    array. The tags are checked inside
    the bracket, so a refused call ends as any failed call does. */
 
-/* The where of params, when params reaches that far (a shorter struct is
-   the default's to refuse). */
-NCL_INLINE const NclArray *where_of(const NclParams *params)
-{
-    if (params == NULL ||
-        params->size < offsetof(NclParams, where) + sizeof params->where)
-        return NULL;
-    return params->where;
-}
 
 /* The message of a refused tag: the first array of the call that is not
    one, named as the caller's parameter. */
@@ -351,7 +342,7 @@ NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, cons
                                   const NclParams *params)
 {
     const NclArray *const o = out ? *out : NULL;
-    const NclArray *const w = where_of(params);
+    const NclArray *const w = ncl_params_where(params);
     if (NCL_LIKELY(ncl_array_tag_any_ok(a) && ncl_array_tag_any_ok(b) &&
                    ncl_array_tag_any_ok(c) && ncl_array_tag_any_ok(o) &&
                    ncl_array_tag_any_ok(w)))
