@@ -225,6 +225,7 @@ NCL_KINLINE void rng_run_u8(rng_work *w, const rng_draws D, rng_sub *b, uint8_t 
         if (b->cnt == 0 && RNG_WORD_IS_TWO_HALVES(D.kind) && !rng_half_pending(w, D.kind) &&
             cnt - j >= 8) {
             const uint64_t x = D.u64(w);
+            rng_halves_used(w, D.kind, x);
 #ifdef RNG_U8_WORD8
             j += rng_u8_word8(x, off, excl, thr, d + j);
 #else
@@ -286,6 +287,7 @@ NCL_KINLINE void rng_run_u32(rng_work *w, const rng_draws D, uint64_t off, uint3
     while (j < cnt) {
         if (RNG_WORD_IS_TWO_HALVES(D.kind) && !rng_half_pending(w, D.kind) && cnt - j >= 2) {
             const uint64_t x = D.u64(w);
+            rng_halves_used(w, D.kind, x);
             const uint64_t m0 = (x & 0xFFFFFFFFU) * excl, m1 = (x >> 32) * excl;
             RNG_PUT_(off + (m0 >> 32));
             j += (uint32_t)m0 >= thr;

@@ -244,6 +244,15 @@ NCL_KINLINE int rng_half_pending(const rng_work *w, int kind)
     return w->gw->has_u32;
 }
 
+/* After both halves of a fresh word x were taken as two 32-bit draws at
+   once: the generator keeps x's upper half as the last one drawn (NumPy's
+   uinteger, which two next_uint32 calls leave set, has_uint32 0). */
+NCL_KINLINE void rng_halves_used(rng_work *w, int kind, uint64_t x)
+{
+    if (RNG_IS_PCG(kind)) w->u32 = (uint32_t)(x >> 32);
+    else if (kind != NCL_BITGEN_PHILOX4X32) w->gw->u32 = (uint32_t)(x >> 32);
+}
+
 /* A generator's draws (value, prefix: its NCL_RNG_BITGEN_LIST line) with
    the ziggurats' slow paths given (rng_rejection.c) or NULL (rng_dists.c,
    which draws no normal or exponential). */

@@ -250,7 +250,15 @@ STEPS = [
     ('exponential', dict(scale=3.0), 'exponential', dict(a=3.0)),
     ('integers', dict(low=5, high=1000, dtype=np.int16), 'integers', dict(dtype=np.int16, a=5, b=1000)),
     ('standard_exponential', dict(), 'standard_exponential', dict()),
+    ('integers', dict(low=-5, high=1000), 'integers', dict(a=-5, b=1000)),
+    ('integers', dict(low=0, high=77, dtype=np.int32), 'integers', dict(dtype=np.int32, a=0, b=77)),
 ]
+
+
+def half_of(L, g):
+    """The blob's buffered-half fields: (has_uint32, uinteger)."""
+    blob = L.state(g)
+    return int.from_bytes(blob[16:20], 'little'), int.from_bytes(blob[20:24], 'little')
 
 
 def sequence_case(kind, seed, counts):
@@ -265,6 +273,10 @@ def sequence_case(kind, seed, counts):
                 why = same(got, exp, 'step %d %s(%s) x %d' % (i, meth, kw, n))
                 if why:
                     return why
+                st = ref.bit_generator.state
+                if 'has_uint32' in st and half_of(L, g) != (st['has_uint32'], st['uinteger']):
+                    return 'step %d %s(%s) x %d: the buffered half is %r, NumPy\'s %r' % (
+                        i, meth, kw, n, half_of(L, g), (st['has_uint32'], st['uinteger']))
             return same(L.draw('random_raw', g, 8), ref.bit_generator.random_raw(8),
                         'raw words after the sequence')
         finally:
