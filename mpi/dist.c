@@ -774,9 +774,6 @@ NclStatus NclMpiGather(const NclArray *a, int root, NclArray **out)
     return st;
 }
 
-static NclStatus scatter_body(NclMpiComm *c, int root, const NclArray *a, int split,
-                              const int64_t *counts, NclArray **out);
-
 NclStatus NclMpiScatter(NclMpiComm *c, int root, const NclArray *a, int split,
                         const int64_t *counts, NclArray **out)
 {
@@ -789,13 +786,13 @@ NclStatus NclMpiScatter(NclMpiComm *c, int root, const NclArray *a, int split,
     mpi_cmd cmd = {.kind = MPI_CMD_SCATTER, .split = split, .counts = counts};
     int opened = 0;
     NclStatus st = mpi_driver_open(c, &cmd, &opened);
-    if (st == NCL_OK) st = scatter_body(c, root, a, split, counts, out);
+    if (st == NCL_OK) st = mpi_scatter(c, root, a, split, counts, out);
     mpi_driver_close(c, opened, st == NCL_OK ? *out : NULL);
     return st;
 }
 
-static NclStatus scatter_body(NclMpiComm *c, int root, const NclArray *a, int split,
-                              const int64_t *counts, NclArray **out)
+NclStatus mpi_scatter(NclMpiComm *c, int root, const NclArray *a, int split,
+                      const int64_t *counts, NclArray **out)
 {
     static const char who[] = "NclMpiScatter";
     /* root's dtype and shape, sent to every rank */

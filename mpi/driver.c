@@ -166,11 +166,54 @@ static void put_params(buf *b, int sub, int op, const NclArray *a, const NclPara
     }
     put64(b, q.kind);
     put64(b, q.kth);
+    put64(b, q.ndim);
+    put64(b, q.shape != NULL);
+    for (int i = 0; q.shape && i < q.ndim && i < NCL_MAXDIMS; i++) put64(b, q.shape[i]);
+    put64(b, q.endpoint);
+}
+
+/* A generator as its kind and state blob; NULL as kind -1. */
+static void put_gen(buf *b, const NclRngGen *g)
+{
+    size_t n = 0;
+    put64(b, g ? NclRngGenKind(g) : -1);
+    if (g == NULL) return;
+    if (NclRngGenGetState(g, NULL, 0, &n) != NCL_OK) {
+        b->failed = 1;
+        return;
+    }
+    unsigned char *blob = malloc(n);
+    if (blob == NULL || NclRngGenGetState(g, blob, n, &n) != NCL_OK) b->failed = 1;
+    put64(b, (int64_t)n);
+    put(b, blob, (int64_t)n);
+    free(blob);
+}
+
+/* A new generator in the state sent, or NULL (none sent, or malformed). */
+static NclRngGen *get_gen(buf *b)
+{
+    const int64_t kind = get64(b);
+    if (kind < 0 || kind >= NCL_BITGEN_COUNT) return NULL;
+    const int64_t n = get64(b);
+    if (n <= 0 || b->at + n > b->len) return NULL;
+    const uint32_t zero = 0;
+    NclSeedSequence *ss = NULL;
+    NclRngGen *g = NULL;
+    if (NclSeedSequenceCreate(&zero, 1, NULL, 0, &ss) == NCL_OK &&
+        NclRngGenCreate((NclBitGen)kind, ss, &g) == NCL_OK &&
+        NclRngGenSetState(g, b->p + b->at, (size_t)n) != NCL_OK) {
+        NclRngGenFree(g);
+        g = NULL;
+    }
+    NclSeedSequenceFree(ss);
+    b->at += n;
+    return g;
 }
 
 typedef struct got_params {
     NclParams p;
     int axes[NCL_MAXDIMS];
+    int64_t shape[NCL_MAXDIMS];
     unsigned char initial[8];
 } got_params;
 
@@ -192,6 +235,11 @@ static const NclParams *get_params(buf *b, got_params *g, const NclArray *where)
     }
     g->p.kind = (int)get64(b);
     g->p.kth = get64(b);
+    g->p.ndim = (int)get64(b);
+    const int has_shape = (int)get64(b);
+    for (int i = 0; has_shape && i < g->p.ndim && i < NCL_MAXDIMS; i++) g->shape[i] = get64(b);
+    g->p.shape = has_shape ? g->shape : NULL;
+    g->p.endpoint = (int)get64(b);
     g->p.where = where;
     return &g->p;
 }
@@ -235,6 +283,7 @@ NclStatus mpi_driver_open(NclMpiComm *c, const mpi_cmd *cmd, int *opened)
         put64(&b, cmd->op);
         for (int i = 0; i < 5; i++) put_array(&b, cmd->arr[i]);
         put_params(&b, cmd->sub, cmd->op, cmd->arr[0], cmd->params);
+        put_gen(&b, cmd->gen);
         break;
     case MPI_CMD_EMPTY:
     case MPI_CMD_ZEROS:
@@ -330,6 +379,7 @@ static void serve_call(NclMpiComm *c, buf *b, table *t)
         for (int i = 0; i < 5; i++) arr[i] = get_array(b, t);
         got_params g;
         const NclParams *p = get_params(b, &g, arr[4]);
+        NclRngGen *gen = get_gen(b);
         NclArray *out = arr[3];
         switch (sub) {
         case NCL_SUBSYSTEM_CONVERT: (void)NclConvert((NclConvertOp)op, arr[0], &out, p); break;
@@ -347,8 +397,12 @@ static void serve_call(NclMpiComm *c, buf *b, table *t)
         case NCL_SUBSYSTEM_REDUCE: (void)NclReduce((NclReduceOp)op, arr[0], &out, p); break;
         case NCL_SUBSYSTEM_SORT: (void)NclSort((NclSortOp)op, arr[0], &out, p); break;
         case NCL_SUBSYSTEM_MASK: (void)NclMask((NclMaskOp)op, arr[0], arr[1], &out, p); break;
+        case NCL_SUBSYSTEM_RNG:
+            (void)NclRng((NclRngOp)op, gen, arr[0], arr[1], &out, p);
+            break;
         default: break;
         }
+        NclRngGenFree(gen);
         if (out != arr[3]) res = out;
         for (int i = 0; i < 5; i++) NclArrayRelease(arr[i]);
         break;

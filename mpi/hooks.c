@@ -67,9 +67,8 @@ static uint64_t call_hash(NclSubsystem sub, int op, const NclArray *const *arr, 
     return h;
 }
 
-/* Broadcasts the shapes of n arrays (NULL ones skipped) into shape. */
-static NclStatus broadcast_shape(const char *who, const NclArray *const *arr, int n, int *nd,
-                                 int64_t *shape)
+NclStatus mpi_broadcast_shape(const char *who, const NclArray *const *arr, int n, int *nd,
+                              int64_t *shape)
 {
     *nd = 0;
     for (int i = 0; i < n; i++)
@@ -101,17 +100,8 @@ static int same_layout(const mpi_dist *d, const NclArray *a, int nd, const int64
            memcmp(d->counts, counts, (size_t)d->c->size * sizeof *counts) == 0;
 }
 
-/* This rank's operand for an elementwise call whose result (shape, nd) is
-   split along split with counts (this rank's rows [off, off + cnt)): a
-   distributed operand of the result's layout gives its partition; one of
-   the result's shape split otherwise is moved first; one of another shape
-   is gathered whole; an ordinary one is sliced to this rank's rows where it
-   spans the split axis. *lx receives a reference (or NULL for x NULL). A
-   collective step (move, gather) is taken by every rank alike, since the
-   layouts are the same everywhere. */
-static NclStatus localize(const char *who, const NclArray *x, int nd, const int64_t *shape,
-                          int split, const int64_t *counts, int64_t off, int64_t cnt,
-                          NclArray **lx)
+NclStatus mpi_localize(const char *who, const NclArray *x, int nd, const int64_t *shape, int split,
+                       const int64_t *counts, int64_t off, int64_t cnt, NclArray **lx)
 {
     *lx = NULL;
     if (x == NULL) return NCL_OK;
@@ -212,7 +202,7 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     int nd = 0;
     int64_t shape[NCL_MAXDIMS];
-    if ((st = broadcast_shape(who, arr, 4, &nd, shape)) != NCL_OK) return st;
+    if ((st = mpi_broadcast_shape(who, arr, 4, &nd, shape)) != NCL_OK) return st;
     /* the result's layout: a distributed output's, else the first
        distributed operand of the result's shape */
     const NclArray *ref = NULL;
@@ -253,7 +243,7 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
     if (counts == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
     memcpy(counts, rd->counts, (size_t)c->size * sizeof *counts);
     for (int i = 0; i < 4 && st == NCL_OK; i++)
-        st = localize(who, arr[i], nd, shape, split, counts, off, cnt, &l[i]);
+        st = mpi_localize(who, arr[i], nd, shape, split, counts, off, cnt, &l[i]);
     if (st == NCL_OK && arr[4]) {
         lo = mpi_dist_of(arr[4])->local;
         NclArrayRetain(lo);
@@ -665,7 +655,7 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
             else if (p.keepdims) oshape[ond++] = 1;
         }
         NclArray *lw = NULL, *lo = NULL;
-        st = localize(who, w, nd, shape, s, d->counts, d->offsets[me], d->counts[me], &lw);
+        st = mpi_localize(who, w, nd, shape, s, d->counts, d->offsets[me], d->counts[me], &lw);
         if (st == NCL_OK && od) {
             lo = od->local;
             NclArrayRetain(lo);
@@ -790,12 +780,12 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
 
 /* Runs expr, the distributed call, after sending it to the other ranks in
    driver mode (driver.c); marks a distributed result handed out. */
-#define DRIVEN(sub_, op_, a_, b_, c_, expr)                                              \
+#define DRIVEN(sub_, op_, a_, b_, c_, gen_, expr)                                        \
     do {                                                                                 \
         const NclArray *da_[5] = {a_, b_, c_, out ? *out : NULL, where_of(p)};           \
         const mpi_cmd cmd_ = {.kind = MPI_CMD_CALL, .sub = sub_, .op = (int)(op_),        \
                               .arr = {da_[0], da_[1], da_[2], da_[3], da_[4]},            \
-                              .params = p};                                              \
+                              .params = p, .gen = gen_};                                 \
         NclMpiComm *dc_ = first_dist(da_, 5)->c;                                         \
         int opened_ = 0;                                                                 \
         NclStatus st_ = mpi_driver_open(dc_, &cmd_, &opened_);                           \
@@ -810,7 +800,7 @@ static NclStatus h_convert(NclHook *self, NclConvertOp op, const NclArray *a, Nc
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
         return NclConvertNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_CONVERT, (int)op, NULL};
-    DRIVEN(NCL_SUBSYSTEM_CONVERT, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
+    DRIVEN(NCL_SUBSYSTEM_CONVERT, op, a, NULL, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_compare(NclHook *self, NclCompareOp op, const NclArray *a, const NclArray *b,
                            NclArray **out, const NclParams *p)
@@ -819,7 +809,7 @@ static NclStatus h_compare(NclHook *self, NclCompareOp op, const NclArray *a, co
         return NclCompareNext(self, op, a, b, out, p);
     const call k = {self, NCL_SUBSYSTEM_COMPARE, (int)op, NULL};
     const NclArray *in[2] = {a, b};
-    DRIVEN(NCL_SUBSYSTEM_COMPARE, op, a, b, NULL, elementwise(&k, 2, in, out, p));
+    DRIVEN(NCL_SUBSYSTEM_COMPARE, op, a, b, NULL, NULL, elementwise(&k, 2, in, out, p));
 }
 static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, NclArray **out,
                            const NclParams *p)
@@ -827,14 +817,14 @@ static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, Nc
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p)))
         return NclIsUnaryNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_ISUNARY, (int)op, NULL};
-    DRIVEN(NCL_SUBSYSTEM_ISUNARY, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
+    DRIVEN(NCL_SUBSYSTEM_ISUNARY, op, a, NULL, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
                          const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclUnaryNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_UNARY, (int)op, NULL};
-    DRIVEN(NCL_SUBSYSTEM_UNARY, op, a, NULL, NULL, elementwise(&k, 1, &a, out, p));
+    DRIVEN(NCL_SUBSYSTEM_UNARY, op, a, NULL, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
                           NclArray **out, const NclParams *p)
@@ -843,7 +833,7 @@ static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, cons
         return NclBinaryNext(self, op, a, b, out, p);
     const call k = {self, NCL_SUBSYSTEM_BINARY, (int)op, NULL};
     const NclArray *in[2] = {a, b};
-    DRIVEN(NCL_SUBSYSTEM_BINARY, op, a, b, NULL, elementwise(&k, 2, in, out, p));
+    DRIVEN(NCL_SUBSYSTEM_BINARY, op, a, b, NULL, NULL, elementwise(&k, 2, in, out, p));
 }
 static NclStatus h_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, const NclArray *b,
                            const NclArray *c, NclArray **out, const NclParams *p)
@@ -852,14 +842,14 @@ static NclStatus h_ternary(NclHook *self, NclTernaryOp op, const NclArray *a, co
         return NclTernaryNext(self, op, a, b, c, out, p);
     const call k = {self, NCL_SUBSYSTEM_TERNARY, (int)op, NULL};
     const NclArray *in[3] = {a, b, c};
-    DRIVEN(NCL_SUBSYSTEM_TERNARY, op, a, b, c, elementwise(&k, 3, in, out, p));
+    DRIVEN(NCL_SUBSYSTEM_TERNARY, op, a, b, c, NULL, elementwise(&k, 3, in, out, p));
 }
 static NclStatus h_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclArray **out,
                           const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclReduceNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_REDUCE, (int)op, NULL};
-    DRIVEN(NCL_SUBSYSTEM_REDUCE, op, a, NULL, NULL, reduce(&k, a, out, p));
+    DRIVEN(NCL_SUBSYSTEM_REDUCE, op, a, NULL, NULL, NULL, reduce(&k, a, out, p));
 }
 
 /* Not distributed yet: refused on every rank alike (no communication: the
@@ -925,24 +915,33 @@ static NclStatus mask_call(NclHook *self, NclMaskOp op, const NclArray *a, const
                          "the result is allocated (no provided output, no where)", who);
     return mpi_mask(self, who, op, a, b, out, p);
 }
+static NclStatus rng_call(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
+                          const NclArray *b, NclArray **out, const NclParams *p)
+{
+    char who[64];
+    call_name(who, sizeof who, NCL_SUBSYSTEM_RNG, (int)op);
+    const NclArray *arr[4] = {a, b, out ? *out : NULL, where_of(p)};
+    return mpi_rng(self, who, call_hash(NCL_SUBSYSTEM_RNG, (int)op, arr, 4, p), op, gen, a, b, out,
+                   p);
+}
 static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                         const NclParams *p)
 {
     if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
-    DRIVEN(NCL_SUBSYSTEM_SORT, op, a, NULL, NULL, sort_call(self, op, a, out, p));
+    DRIVEN(NCL_SUBSYSTEM_SORT, op, a, NULL, NULL, NULL, sort_call(self, op, a, out, p));
 }
 static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                         NclArray **out, const NclParams *p)
 {
     if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p))) return NclMaskNext(self, op, a, b, out, p);
-    DRIVEN(NCL_SUBSYSTEM_MASK, op, a, b, NULL, mask_call(self, op, a, b, out, p));
+    DRIVEN(NCL_SUBSYSTEM_MASK, op, a, b, NULL, NULL, mask_call(self, op, a, b, out, p));
 }
 static NclStatus h_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
                        const NclArray *b, NclArray **out, const NclParams *p)
 {
     if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)))
         return NclRngNext(self, op, gen, a, b, out, p);
-    return not_yet("NclRng");
+    DRIVEN(NCL_SUBSYSTEM_RNG, op, a, b, NULL, gen, rng_call(self, op, gen, a, b, out, p));
 }
 
 NclStatus mpi_hooks_link(void)

@@ -9,6 +9,7 @@
  *   hooks.c  the level-1 hooks: elementwise calls and reductions
  *   sort.c   sample sort along the split axis
  *   mask.c   a[mask], nonzero, take
+ *   rng.c    random draws into distributed arrays
  *   io.c     save to a folder, load with any process count
  *   driver.c driver mode: rank 0 runs the program, the others serve it
  */
@@ -69,6 +70,24 @@ NclStatus mpi_move(const char *who, const NclArray *a, int split, const int64_t 
                    NclArray **out);
 /* a's whole array on every rank (root NCL_MPI_ALL) or on root. */
 NclStatus mpi_gather(const char *who, const NclArray *a, int root, NclArray **out);
+/* A new distributed array of root's ordinary array a (ignored elsewhere),
+   split along split with counts (NULL: balanced). */
+NclStatus mpi_scatter(NclMpiComm *c, int root, const NclArray *a, int split,
+                      const int64_t *counts, NclArray **out);
+
+/* Broadcasts the shapes of n arrays (NULL ones skipped) into shape. */
+NclStatus mpi_broadcast_shape(const char *who, const NclArray *const *arr, int n, int *nd,
+                              int64_t *shape);
+/* This rank's operand x for a call whose result (shape, nd) is split along
+   split with counts (this rank's rows [off, off + cnt)): a distributed
+   operand of the result's layout gives its partition; one of the result's
+   shape split otherwise is moved first; one of another shape is gathered
+   whole; an ordinary one is sliced to this rank's rows where it spans the
+   split axis. *lx receives a reference (or NULL for x NULL). A collective
+   step (move, gather) is taken by every rank alike, since the layouts are
+   the same everywhere. */
+NclStatus mpi_localize(const char *who, const NclArray *x, int nd, const int64_t *shape, int split,
+                       const int64_t *counts, int64_t off, int64_t cnt, NclArray **lx);
 
 /* The largest message: 1 GiB, well inside an int count of MPI_BYTE, so
    that both MPIs carry transfers of any size (Open MPI 4.1 has no
@@ -115,6 +134,12 @@ uint64_t mpi_hash_array(uint64_t h, const NclArray *a);
 NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const NclArray *a,
                    int axis, NclArray **out);
 
+/* NclRng into a distributed result (rng.c); h describes the call (its
+   arrays and params), to which the generator's state and the RNG params
+   are added before the ranks compare it. */
+NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRngGen *gen,
+                  const NclArray *a, const NclArray *b, NclArray **out, const NclParams *p);
+
 /* A distributed COMPRESS, NONZERO or TAKE (mask.c). */
 NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray *a,
                    const NclArray *b, NclArray **out, const NclParams *p);
@@ -138,6 +163,7 @@ typedef struct mpi_cmd {
     int op;
     const NclArray *arr[5];   /* CALL: a, b, c, *out, params->where; others: arr[0] */
     const NclParams *params;
+    NclRngGen *gen;           /* CALL of NclRng: the generator (its state is sent) */
     NclDType dtype;
     int ndim, split, root;
     const int64_t *shape, *counts;

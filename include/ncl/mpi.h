@@ -48,11 +48,21 @@
  *   result keeps the input's layout.
  * - Mask: COMPRESS (a[mask], balanced), NONZERO, and TAKE along an axis
  *   that is not the split one.
+ * - RNG: every distribution into a distributed output (or of the layout of
+ *   a distributed parameter of the result's shape), with the values and the
+ *   generator's final state of one process: the ranks' generators must be
+ *   in the same state (checked). One 64-bit word per value from a
+ *   generator that can skip (RAW, RANDOM and UNIFORM in float64 from PCG64,
+ *   PCG64DXSM or Philox4x32): each rank draws its rows at once. The other
+ *   ops draw rank after rank, each from where the one before ended (a
+ *   stream's values depend on all those before them). INTEGERS of 8 and 16
+ *   bits and bool are drawn whole on rank 0 and scattered (their values
+ *   share 32-bit words within one call).
  * - What is not distributed yet (Create's COPY, PARTITION, PUT, TAKE along
- *   the split axis, RNG, the other Reduce ops, where= in a reduction over
- *   the split axis, an ordinary output for a distributed result) is
- *   refused on every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md
- *   lists it.
+ *   the split axis, SHUFFLE and PERMUTATION, the other Reduce ops,
+ *   where= in a reduction over the split axis, an ordinary output for a
+ *   distributed result) is refused on every rank with
+ *   NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose

@@ -596,6 +596,172 @@ static void t_redistribute(void)
     NclArrayRelease(a);
 }
 
+/* ---- random numbers ---------------------------------------------------------- */
+
+/* gen's state blob equals ref's. */
+static int same_state(const NclRngGen *g, const NclRngGen *ref)
+{
+    unsigned char a[4096], b[4096];
+    size_t na = 0, nb = 0;
+    return NclRngGenGetState(g, a, sizeof a, &na) == NCL_OK &&
+           NclRngGenGetState(ref, b, sizeof b, &nb) == NCL_OK && na == nb &&
+           memcmp(a, b, na) == 0;
+}
+
+static NclArray *scalar(NclDType dt, double v)
+{
+    NclArray *f = NULL, *a = NULL;
+    if (NclFull(NCL_FLOAT64, 0, NULL, &v, &f) || astype(f, dt, &a)) exit(2);
+    NclArrayRelease(f);
+    return a;
+}
+
+typedef struct rng_case {
+    NclRngOp op;
+    NclDType dt;       /* the result's */
+    NclDType pdt;      /* the parameters' */
+    double a, b;       /* NaN: no parameter */
+} rng_case;
+
+/* Every op into distributed outputs of several layouts (ranks in C order,
+   a split axis after one of extent > 1, empty ranks, 0-d), from every
+   bit generator with and without a buffered 32-bit half: the values and
+   the generator's final state are one process's. */
+static void t_rng(void)
+{
+    static const rng_case cases[] = {
+        {NCL_RNG_RAW, NCL_UINT64, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_RANDOM, NCL_FLOAT64, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_RANDOM, NCL_FLOAT32, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_INTEGERS, NCL_INT64, NCL_INT64, -5, 1000},
+        {NCL_RNG_INTEGERS, NCL_INT32, NCL_INT64, 0, 77},
+        {NCL_RNG_INTEGERS, NCL_INT8, NCL_INT64, -3, 100},
+        {NCL_RNG_INTEGERS, NCL_UINT16, NCL_INT64, 0, 40000},
+        {NCL_RNG_INTEGERS, NCL_BOOL, NCL_INT64, 0, 2},
+        {NCL_RNG_UNIFORM, NCL_FLOAT64, NCL_FLOAT64, -2, 3},
+        {NCL_RNG_STANDARD_NORMAL, NCL_FLOAT64, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_STANDARD_NORMAL, NCL_FLOAT32, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_NORMAL, NCL_FLOAT64, NCL_FLOAT64, 1, 2},
+        {NCL_RNG_STANDARD_EXPONENTIAL, NCL_FLOAT64, NCL_FLOAT64, NAN, NAN},
+        {NCL_RNG_STANDARD_GAMMA, NCL_FLOAT32, NCL_FLOAT64, 0.5, NAN},
+        {NCL_RNG_GAMMA, NCL_FLOAT64, NCL_FLOAT64, 3, 2},
+        {NCL_RNG_BETA, NCL_FLOAT64, NCL_FLOAT64, 0.5, 0.5},
+        {NCL_RNG_POISSON, NCL_INT64, NCL_FLOAT64, 12, NAN},
+        {NCL_RNG_BINOMIAL, NCL_INT64, NCL_INT64, 20, 0.3},
+    };
+    const int64_t sh1[1] = {3001}, sh2[2] = {37, 41};
+    const uint32_t seed[2] = {2026, 11};
+    NclSeedSequence *ss = NULL;
+    OK(NclSeedSequenceCreate(seed, 2, NULL, 0, &ss));
+    for (int kind = 0; kind < NCL_BITGEN_COUNT; kind++) {
+        if (small && kind != NCL_BITGEN_PCG64 && kind != NCL_BITGEN_PHILOX4X32) continue;
+        for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+            for (int lay = 0; lay < 4; lay++) {
+                const rng_case *t = &cases[k];
+                const int nd = lay == 3 ? 0 : lay == 2 ? 2 : 1;
+                const int64_t *shape = nd == 2 ? sh2 : sh1;
+                int64_t counts[64];
+                lopsided(sh1[0], counts);
+                NclRngGen *g1 = NULL, *g2 = NULL;
+                OK(NclRngGenCreate((NclBitGen)kind, ss, &g1));
+                if ((k + (size_t)lay) % 2) { /* leave a buffered half */
+                    NclArray *one = NULL;
+                    NclParams p1 = NCL_PARAMS_INIT;
+                    p1.dtype = NCL_FLOAT32;
+                    p1.shape = sh1;
+                    p1.ndim = 0;
+                    OK(NclRng(NCL_RNG_RANDOM, g1, NULL, NULL, &one, &p1));
+                    NclArrayRelease(one);
+                }
+                OK(NclRngGenCopy(g1, &g2));
+                NclArray *pa = isnan(t->a) ? NULL : scalar(t->pdt, t->a);
+                NclArray *pb = isnan(t->b) ? NULL : scalar(t->op == NCL_RNG_BINOMIAL ? NCL_FLOAT64
+                                                                                     : t->pdt, t->b);
+                NclParams p = NCL_PARAMS_INIT;
+                p.dtype = t->dt;
+                p.ndim = nd;
+                p.shape = shape;
+                NclArray *ref = NULL, *d = NULL;
+                const NclStatus sr = NclRng(t->op, g1, pa, pb, &ref, &p);
+                OK(NclMpiZeros(C, t->dt, nd, shape, nd == 2 ? 1 : 0, lay == 1 ? counts : NULL,
+                               &d));
+                const NclStatus sd = NclRng(t->op, g2, pa, pb, &d, &p);
+                char what[96];
+                snprintf(what, sizeof what, "rng op %d dtype %d gen %d layout %d", (int)t->op,
+                         (int)t->dt, kind, lay);
+                CHECK(sr == NCL_OK && sd == NCL_OK, "%s: status %d against %d", what, (int)sd,
+                      (int)sr);
+                if (sr == NCL_OK && sd == NCL_OK) expect_equal(d, ref, what);
+                CHECK(same_state(g2, g1), "%s: the generator's state differs", what);
+                NclArrayRelease(d);
+                NclArrayRelease(ref);
+                NclArrayRelease(pa);
+                NclArrayRelease(pb);
+                NclRngGenFree(g1);
+                NclRngGenFree(g2);
+            }
+    }
+    /* parameters as arrays: a distributed one gives the layout of an
+       allocated result; an ordinary one is cut to each rank's rows */
+    NclRngGen *g1 = NULL, *g2 = NULL;
+    OK(NclRngGenCreate(NCL_BITGEN_PCG64, ss, &g1));
+    OK(NclRngGenCopy(g1, &g2));
+    NclArray *loc = make(NCL_FLOAT64, 2, sh2, 0), *scale = NULL, *dl = scatter(loc, 0, NULL);
+    const double two = 2;
+    OK(NclFull(NCL_FLOAT64, 2, sh2, &two, &scale));
+    NclArray *high = scalar(NCL_FLOAT64, 1e6);
+    for (int op = 0; op < 2; op++) {
+        const NclRngOp o = op ? NCL_RNG_UNIFORM : NCL_RNG_NORMAL;
+        NclArray *ref = NULL, *d = NULL;
+        OK(NclRng(o, g1, loc, op ? high : scale, &ref, NULL));
+        OK(NclRng(o, g2, dl, op ? high : scale, &d, NULL));
+        expect_equal(d, ref, op ? "uniform from a distributed low" : "normal, distributed loc");
+        CHECK(same_state(g2, g1), "array parameters: the generator's state differs");
+        NclArrayRelease(d);
+        NclArrayRelease(ref);
+    }
+    /* a parameter out of its domain on the last rank's rows only: refused
+       everywhere, nothing written, the generator unchanged */
+    const int64_t last[2] = {sh2[0] - 1, sh2[1] - 1};
+    const double bad = -1;
+    NclArray *cell = NULL, *d = NULL, *z = NULL, *ref = NULL;
+    const int64_t one[2] = {1, 1};
+    OK(NclArraySlice(scale, last, sh2, one, &cell));
+    OK(NclFull(NCL_FLOAT64, 0, NULL, &bad, &z));
+    OK(NclConvert(NCL_CONVERT_COPYTO, z, &cell, NULL));
+    OK(NclMpiZeros(C, NCL_FLOAT64, 2, sh2, 0, NULL, &d));
+    const NclStatus sr = NclRng(NCL_RNG_NORMAL, g1, loc, scale, &ref, NULL);
+    const NclStatus sd = NclRng(NCL_RNG_NORMAL, g2, dl, scale, &d, NULL);
+    CHECK(sr == NCL_ERR_INVALID_ARGUMENT && sd == sr, "a bad scale: status %d against %d",
+          (int)sd, (int)sr);
+    NclArray *zeros = NULL;
+    OK(NclZeros(NCL_FLOAT64, 2, sh2, &zeros));
+    expect_equal(d, zeros, "a refused draw writes nothing");
+    CHECK(same_state(g2, g1), "a refused draw leaves the generator");
+    /* shuffling a distributed array is not distributed yet */
+    CHECK(NclRng(NCL_RNG_SHUFFLE, g2, NULL, NULL, &d, NULL) == NCL_ERR_UNSUPPORTED,
+          "shuffle of a distributed array");
+    /* generators in different states: refused on every rank */
+    if (nranks > 1) {
+        if (rank == 1) NclRngGenAdvance(g2, 1, 0);
+        const NclStatus s2 = NclRng(NCL_RNG_RANDOM, g2, NULL, NULL, &d, NULL);
+        CHECK(s2 == NCL_ERR_INVALID_ARGUMENT && strstr(NclLastError(), "different calls"),
+              "generators in different states");
+    }
+    NclArrayRelease(zeros);
+    NclArrayRelease(ref);
+    NclArrayRelease(d);
+    NclArrayRelease(z);
+    NclArrayRelease(cell);
+    NclArrayRelease(dl);
+    NclArrayRelease(scale);
+    NclArrayRelease(high);
+    NclArrayRelease(loc);
+    NclRngGenFree(g1);
+    NclRngGenFree(g2);
+    NclSeedSequenceFree(ss);
+}
+
 static void t_refused(void)
 {
     const int64_t sh[1] = {10};
@@ -660,6 +826,7 @@ int main(int argc, char **argv)
     t_sort();
     t_mask();
     t_redistribute();
+    t_rng();
     t_refused();
     NclMpiDetach(C);
     int all = 0, total = 0;

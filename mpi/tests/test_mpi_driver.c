@@ -117,6 +117,35 @@ static void program(NclMpiComm *c, const char *dir)
     CHECK(NclMpiSave(moved, dir) == NCL_OK, "save");
     CHECK(NclMpiLoad(c, dir, &loaded) == NCL_OK, "load");
     expect(loaded, m, "save and load");
+    /* random numbers: rank 0's generator, drawn on every rank (chain and
+       skip), the values and the state one process's */
+    const uint32_t seed = 99;
+    NclSeedSequence *ss = NULL;
+    NclRngGen *g1 = NULL, *g2 = NULL;
+    NclSeedSequenceCreate(&seed, 1, NULL, 0, &ss);
+    NclRngGenCreate(NCL_BITGEN_PCG64, ss, &g1);
+    NclRngGenCopy(g1, &g2);
+    for (int op = 0; op < 2; op++) {
+        const NclRngOp o = op ? NCL_RNG_RANDOM : NCL_RNG_STANDARD_NORMAL;
+        NclArray *ref = NULL, *dd = NULL;
+        NclParams q = NCL_PARAMS_INIT;
+        q.ndim = 2;
+        q.shape = sh;
+        NclRng(o, g1, NULL, NULL, &ref, &q);
+        CHECK(NclMpiEmpty(c, NCL_FLOAT64, 2, sh, 0, NULL, &dd) == NCL_OK, "empty");
+        CHECK(NclRng(o, g2, NULL, NULL, &dd, &q) == NCL_OK, "draw");
+        expect(dd, ref, op ? "random" : "standard_normal");
+        NclArrayRelease(dd);
+        NclArrayRelease(ref);
+    }
+    unsigned char b1[256], b2[256];
+    size_t n1 = 0, n2 = 0;
+    NclRngGenGetState(g1, b1, sizeof b1, &n1);
+    NclRngGenGetState(g2, b2, sizeof b2, &n2);
+    CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0, "the generator's state after the draws");
+    NclRngGenFree(g1);
+    NclRngGenFree(g2);
+    NclSeedSequenceFree(ss);
     /* an error: the same status, nothing left half done */
     NclArray *bad = NULL;
     CHECK(NclBinary(NCL_ADD, da, m, &bad, NULL) == NCL_ERR_BROADCAST && bad == NULL,
