@@ -541,9 +541,25 @@ static int64_t block(const plan *p, int q, int r, int64_t *start, int64_t *ext)
     return n;
 }
 
+/* The block [start, start + ext) of a C-ordered ordinary array whose
+   rows along axis k begin at row `first`, as a view. */
+static NclStatus block_view(const NclArray *a, const plan *p, int k, int64_t first,
+                            const int64_t *start, const int64_t *ext, NclArray **out)
+{
+    int64_t a0[NCL_MAXDIMS], a1[NCL_MAXDIMS];
+    for (int i = 0; i < p->nd; i++) {
+        a0[i] = start[i] - (i == k ? first : 0);
+        a1[i] = a0[i] + ext[i];
+    }
+    return NclArraySlice(a, a0, a1, NULL, out);
+}
+
 /* Moves the blocks of plan p: src is this rank's source partition (rows
    slo[me].. of axis ks), dst its destination (rows dlo[me].. of axis kd),
-   both C-ordered ordinary arrays. */
+   both C-ordered ordinary arrays. A block that is one run of memory (as
+   every block of a split along the first axis is) is sent from, or
+   received into, its place; others go through a C-ordered copy. So a move
+   between layouts split along axis 0 allocates nothing but dst. */
 static NclStatus move_blocks(const char *who, NclMpiComm *c, const plan *p, const NclArray *src,
                              NclArray *dst, NclStatus st)
 {
@@ -551,75 +567,64 @@ static NclStatus move_blocks(const char *who, NclMpiComm *c, const plan *p, cons
        the exchange (all or none take part) and once after it. */
     const int P = c->size, me = c->rank;
     mpi_xfer *sends = NULL, *recvs = NULL;
-    NclArray **packed = NULL;
-    char **rbuf = NULL;
+    NclArray **held = NULL;  /* per peer: the block sent (a view or a copy), then the
+                                place received into (a view) */
+    NclArray **staged = NULL; /* per peer: a C-ordered buffer a block is received into */
     int ns = 0, nr = 0;
     if (st == NCL_OK) {
         sends = calloc((size_t)P, sizeof *sends);
         recvs = calloc((size_t)P, sizeof *recvs);
-        packed = calloc((size_t)P, sizeof *packed);
-        rbuf = calloc((size_t)P, sizeof *rbuf);
-        if (!sends || !recvs || !packed || !rbuf)
+        held = calloc(2 * (size_t)P, sizeof *held);
+        staged = calloc((size_t)P, sizeof *staged);
+        if (!sends || !recvs || !held || !staged)
             st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     }
     const size_t isz = st == NCL_OK && dst ? NclDTypeSize(NclArrayDType(dst))
                        : src ? NclDTypeSize(NclArrayDType(src)) : 1;
     int64_t start[NCL_MAXDIMS], ext[NCL_MAXDIMS];
-    /* pack: the block for each destination, C-ordered */
+    /* the block for each destination, as one run of memory */
     for (int r = 0; r < P && st == NCL_OK && src; r++) {
         if (block(p, me, r, start, ext) == 0) continue;
-        int64_t a0[NCL_MAXDIMS], a1[NCL_MAXDIMS], one[NCL_MAXDIMS];
-        for (int i = 0; i < p->nd; i++) {
-            a0[i] = start[i] - (i == p->ks ? p->slo[me] : 0);
-            a1[i] = a0[i] + ext[i];
-            one[i] = 1;
-        }
         NclArray *v = NULL;
-        if ((st = NclArraySlice(src, a0, a1, one, &v)) == NCL_OK) {
-            st = NclCopy(v, &packed[r]);
+        if ((st = block_view(src, p, p->ks, p->slo[me], start, ext, &v)) != NCL_OK) break;
+        if (NclArrayFlags(v) & NCL_ARRAY_C_CONTIGUOUS) held[r] = v;
+        else {
+            st = NclCopy(v, &held[r]);
             NclArrayRelease(v);
         }
         if (st == NCL_OK)
-            sends[ns++] = (mpi_xfer){r, NclArrayData(packed[r]),
-                                 NclArraySize(packed[r]) * (int64_t)isz};
+            sends[ns++] = (mpi_xfer){r, NclArrayData(held[r]),
+                                     NclArraySize(held[r]) * (int64_t)isz};
     }
     for (int q = 0; q < P && st == NCL_OK && dst; q++) {
-        const int64_t n = block(p, q, me, start, ext);
-        if (n == 0) continue;
-        rbuf[q] = malloc((size_t)n * isz);
-        if (rbuf[q] == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
-        else recvs[nr++] = (mpi_xfer){q, rbuf[q], n * (int64_t)isz};
+        if (block(p, q, me, start, ext) == 0) continue;
+        NclArray **place = &held[P + q];
+        if ((st = block_view(dst, p, p->kd, p->dlo[me], start, ext, place)) != NCL_OK) break;
+        NclArray *into = *place;
+        if (!(NclArrayFlags(into) & NCL_ARRAY_C_CONTIGUOUS)) {
+            if ((st = NclEmpty(NclArrayDType(dst), p->nd, ext, &staged[q])) != NCL_OK) break;
+            into = staged[q];
+        }
+        recvs[nr++] = (mpi_xfer){q, NclArrayData(into), NclArraySize(into) * (int64_t)isz};
     }
     if ((st = mpi_agree(c, st)) == NCL_OK) {
         st = mpi_exchange(who, c->comm, recvs, nr, sends, ns);
-        /* unpack into place */
-        for (int q = 0; q < P && st == NCL_OK && dst; q++) {
-            if (rbuf[q] == NULL) continue;
-            (void)block(p, q, me, start, ext);
-            int64_t a0[NCL_MAXDIMS], a1[NCL_MAXDIMS], one[NCL_MAXDIMS];
-            for (int i = 0; i < p->nd; i++) {
-                a0[i] = start[i] - (i == p->kd ? p->dlo[me] : 0);
-                a1[i] = a0[i] + ext[i];
-                one[i] = 1;
-            }
-            NclArray *v = NULL, *w = NULL;
-            if ((st = NclArraySlice(dst, a0, a1, one, &v)) == NCL_OK &&
-                (st = NclFromData(NclArrayDType(dst), p->nd, ext, NULL, rbuf[q], 0, NULL, NULL,
-                                  &w)) == NCL_OK)
-                st = NclConvert(NCL_CONVERT_COPYTO, w, &v, NULL);
-            NclArrayRelease(w);
-            NclArrayRelease(v);
-        }
+        /* blocks received aside go into place */
+        for (int q = 0; q < P && st == NCL_OK && dst; q++)
+            if (staged[q]) st = NclConvert(NCL_CONVERT_COPYTO, staged[q], &held[P + q], NULL);
         st = mpi_agree(c, st);
     }
     for (int i = 0; i < P; i++) {
-        if (packed) NclArrayRelease(packed[i]);
-        if (rbuf) free(rbuf[i]);
+        if (held) {
+            NclArrayRelease(held[i]);
+            NclArrayRelease(held[P + i]);
+        }
+        if (staged) NclArrayRelease(staged[i]);
     }
     free(sends);
     free(recvs);
-    free(packed);
-    free(rbuf);
+    free(held);
+    free(staged);
     return st;
 }
 
