@@ -4,26 +4,36 @@
  * Along an axis that is not the split one every line is on one rank: each
  * sorts its partition. Along the split axis of an N-d array the rows move to
  * another split axis first, and back after. Along the split axis of a 1-d
- * array, a sample sort: every element is keyed by (value, global index), so
- * ties are broken by position and the order is the stable sort's, whatever
- * the number of processes:
- *   1. each rank sorts its rows stably through the rest of the chain;
- *   2. regular samples of every rank, gathered on all, give P - 1 splitters;
+ * array, a sample sort:
+ *   1. each rank sorts its rows through the rest of the chain (ARGSORT and
+ *      the stable kind stably), in two pieces merged after (with threads,
+ *      and for ARGSORT), so that the local sort's workspace stays within
+ *      the partition's size;
+ *   2. regular samples of every rank, gathered on all, give P - 1
+ *      splitters;
  *   3. each rank sends the elements between two splitters to their rank
- *      (values and global indices, one all-to-all);
- *   4. each rank merges what it received (a stable sort of the runs in rank
- *      order, whose indices increase with the rank);
+ *      (one all-to-all; ARGSORT sends the global indices too);
+ *   4. each rank merges the runs it received, in rank order;
  *   5. the result is moved back to the input's counts, so sort(x) keeps x's
  *      layout.
- * NaNs sort last and -0.0 equals 0.0, as in NclSort.
- * SORT of an integer or bool array, and SORT of the default kind (which
- * may reorder equal elements, NclSort's contract), are lean: no original
- * index is kept or sent; an element's key is its position in its rank's
- * sorted rows (which still splits long runs of one value over ranks), and
- * the local steps are plain sorts. For integers equal elements are the
- * same bits, so this is still the stable sort's result; for floats only
- * -0.0 against 0.0 (and NaNs of other payloads) may then come out in
- * another order than a stable sort's.
+ * An element's key is (value, its rank's offset + its position in its
+ * rank's sorted rows). Equal values lie in a sorted run in the order of
+ * their global indices (the local sort is stable where that matters), and
+ * the offsets grow with the rank, so this key orders ties as the global
+ * index does: a long run of one value is split over ranks by position,
+ * never piled on one, and the merges (stable, runs in rank order) give the
+ * stable sort's order at any process count. No index travels for SORT.
+ * NaNs sort last and -0.0 equals 0.0, as in NclSort; the default kind may
+ * order equal elements otherwise (-0.0 against 0.0, NaN payloads), as
+ * NclSort's default kind may.
+ *
+ * Memory (every array through the rank's NEP 49 handler): at most two
+ * buffers of the partition's size are live at once besides small ones
+ * (the sorted rows and what is received, the runs and their merge, the
+ * result and its move back), and the local sort's workspace is that of
+ * half the rows, so SORT's peak is 2.0 to 2.3 times the partition (at
+ * most 2.5, checked in the tests at 1 and 2 threads); ARGSORT's the same
+ * times its values and indices together.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <math.h>
@@ -89,50 +99,198 @@ static int cmp_samples(const void *x, const void *y, void *dtype)
     return cmp_key(*(const NclDType *)dtype, a->v, a->g, b);
 }
 
-/* ---- helpers ---------------------------------------------------------------- */
+/* ---- merging sorted runs ------------------------------------------------------ */
 
-static NclStatus take(const NclArray *a, const NclArray *idx, NclArray **out)
+/* Whether x sorts before y: for floats NaN last. */
+#define LESS_INT(x, y) ((x) < (y))
+#define LESS_FLOAT(x, y) ((y) != (y) ? (x) == (x) : (x) < (y))
+
+/* Merges the sorted runs a[0, na) and b[0, nb) into out, stably (b's
+   element first only when it sorts strictly before a's), without
+   branches on the data; ga, gb, gout: indices that travel with the
+   values, or NULL. */
+#define MERGE_FN(name, T, LESS)                                                           \
+    static void name(const void *va, const int64_t *ga, int64_t na, const void *vb,       \
+                     const int64_t *gb, int64_t nb, void *vout, int64_t *gout)            \
+    {                                                                                     \
+        const T *a = va, *b = vb;                                                         \
+        T *out = vout;                                                                    \
+        int64_t i = 0, j = 0, k = 0;                                                      \
+        if (gout)                                                                         \
+            for (; i < na && j < nb; k++) {                                               \
+                const int tb = LESS(b[j], a[i]);                                          \
+                out[k] = tb ? b[j] : a[i];                                                \
+                gout[k] = tb ? gb[j] : ga[i];                                             \
+                j += tb;                                                                  \
+                i += !tb;                                                                 \
+            }                                                                             \
+        else                                                                              \
+            for (; i < na && j < nb; k++) {                                               \
+                const int tb = LESS(b[j], a[i]);                                          \
+                out[k] = tb ? b[j] : a[i];                                                \
+                j += tb;                                                                  \
+                i += !tb;                                                                 \
+            }                                                                             \
+        memcpy(out + k, a + i, (size_t)(na - i) * sizeof(T));                             \
+        if (gout) memcpy(gout + k, ga + i, (size_t)(na - i) * sizeof *gout);              \
+        k += na - i;                                                                      \
+        memcpy(out + k, b + j, (size_t)(nb - j) * sizeof(T));                             \
+        if (gout) memcpy(gout + k, gb + j, (size_t)(nb - j) * sizeof *gout);              \
+    }
+MERGE_FN(merge_u8, uint8_t, LESS_INT)
+MERGE_FN(merge_i8, int8_t, LESS_INT)
+MERGE_FN(merge_i16, int16_t, LESS_INT)
+MERGE_FN(merge_u16, uint16_t, LESS_INT)
+MERGE_FN(merge_i32, int32_t, LESS_INT)
+MERGE_FN(merge_u32, uint32_t, LESS_INT)
+MERGE_FN(merge_i64, int64_t, LESS_INT)
+MERGE_FN(merge_u64, uint64_t, LESS_INT)
+MERGE_FN(merge_f32, float, LESS_FLOAT)
+MERGE_FN(merge_f64, double, LESS_FLOAT)
+#undef MERGE_FN
+
+typedef void (*merge_fn)(const void *, const int64_t *, int64_t, const void *, const int64_t *,
+                         int64_t, void *, int64_t *);
+
+static merge_fn merge_of(NclDType dt)
 {
-    return NclMask(NCL_MASK_TAKE, a, idx, out, NULL);
+    switch (dt) {
+    case NCL_BOOL:
+    case NCL_UINT8: return merge_u8;
+    case NCL_INT8: return merge_i8;
+    case NCL_INT16: return merge_i16;
+    case NCL_UINT16: return merge_u16;
+    case NCL_INT32: return merge_i32;
+    case NCL_UINT32: return merge_u32;
+    case NCL_INT64: return merge_i64;
+    case NCL_UINT64: return merge_u64;
+    case NCL_FLOAT32: return merge_f32;
+    default: return merge_f64;
+    }
 }
 
-static NclStatus stable_argsort(NclHook *self, const NclArray *a, NclArray **out)
+/* Sorted runs of values (and indices, when g): run r is [bound[r],
+   bound[r + 1]). *v and *g hold them; *tv and *tg are buffers of the same
+   sizes. Adjacent runs are merged pairwise, back and forth between the two,
+   until one run is left; *v (*g) then holds it and *tv (*tg) the other
+   buffer. bound is overwritten. */
+static void merge_runs(NclDType dt, NclArray **v, NclArray **g, NclArray **tv, NclArray **tg,
+                       int64_t *bound, int nruns)
 {
-    NclParams p = NCL_PARAMS_INIT;
-    p.kind = NCL_SORT_STABLE;
-    return NclSortNext(self, NCL_ARGSORT, a, out, &p);
+    const merge_fn merge = merge_of(dt);
+    const size_t isz = NclDTypeSize(dt);
+    while (nruns > 1) {
+        const char *src = NclArrayData(*v);
+        char *dst = NclArrayData(*tv);
+        const int64_t *gs = g ? NclArrayData(*g) : NULL;
+        int64_t *gd = g ? NclArrayData(*tg) : NULL;
+        int m = 0;
+        for (int r = 0; r < nruns; r += 2) {
+            const int64_t lo = bound[r], mid = bound[r + 1],
+                          hi = r + 1 < nruns ? bound[r + 2] : mid;
+            merge(src + (size_t)lo * isz, gs ? gs + lo : NULL, mid - lo,
+                  src + (size_t)mid * isz, gs ? gs + mid : NULL, hi - mid,
+                  dst + (size_t)lo * isz, gd ? gd + lo : NULL);
+            bound[m++] = lo;
+        }
+        bound[m] = bound[nruns];
+        nruns = m;
+        NclArray *t = *v;
+        *v = *tv;
+        *tv = t;
+        if (g) {
+            t = *g;
+            *g = *tg;
+            *tg = t;
+        }
+    }
 }
 
 /* ---- the 1-d sample sort ------------------------------------------------------ */
+
+/* With threads, and for ARGSORT, the local sort is done in two pieces (of
+   at least PIECE_MIN elements each), merged after: NclSort's workspace is
+   then that of half the rows. (NclSort splitting one long slice over
+   threads takes up to about 2.2 times the slice besides its output, and
+   a stable argsort about 1.5 times the values and indices; a sort on one
+   thread about 1 time, so there the rows are sorted whole.) */
+#define PIECE_MIN 4096
+
+/* Step 1: this rank's rows sorted, as *vals, and for ARGSORT their local
+   indices as *perm; *tv, *tg: spare buffers of the same sizes. */
+static NclStatus sort_rows(NclHook *self, NclSortOp op, int kind, const NclArray *local,
+                           NclArray **vals, NclArray **perm, NclArray **tv, NclArray **tg)
+{
+    const NclDType dt = NclArrayDType(local);
+    const size_t isz = NclDTypeSize(dt);
+    const int64_t n = NclArrayShape(local)[0];
+    const int np = (NclGetNumThreads() > 1 || op == NCL_ARGSORT) && n >= 2 * PIECE_MIN ? 2 : 1;
+    int64_t bound[3];
+    NclStatus st = NclEmpty(dt, 1, &n, vals);
+    if (st == NCL_OK && op == NCL_ARGSORT) st = NclEmpty(NCL_INT64, 1, &n, perm);
+    NclParams p = NCL_PARAMS_INIT;
+    p.kind = op == NCL_ARGSORT ? NCL_SORT_STABLE : kind;
+    for (int k = 0; k < np && st == NCL_OK; k++) {
+        const int64_t lo = n * k / np, hi = n * (k + 1) / np;
+        bound[k] = lo;
+        bound[k + 1] = hi;
+        NclArray *in = NULL, *into = NULL;
+        st = mpi_rows(local, 0, lo, hi, &in);
+        if (st == NCL_OK) st = mpi_rows(op == NCL_ARGSORT ? *perm : *vals, 0, lo, hi, &into);
+        if (st == NCL_OK) st = NclSortNext(self, op, in, &into, &p);
+        if (st == NCL_OK && op == NCL_ARGSORT) {
+            /* the piece's indices made the rank's, and its values gathered */
+            int64_t *ix = (int64_t *)NclArrayData(*perm) + lo;
+            const char *src = NclArrayData(local);
+            char *dst = (char *)NclArrayData(*vals) + (size_t)lo * isz;
+            for (int64_t i = 0; i < hi - lo; i++) {
+                ix[i] += lo;
+                memcpy(dst + (size_t)i * isz, src + (size_t)ix[i] * isz, isz);
+            }
+        }
+        NclArrayRelease(in);
+        NclArrayRelease(into);
+    }
+    if (st == NCL_OK) st = NclEmpty(dt, 1, &n, tv);
+    if (st == NCL_OK && op == NCL_ARGSORT) st = NclEmpty(NCL_INT64, 1, &n, tg);
+    if (st == NCL_OK) merge_runs(dt, vals, op == NCL_ARGSORT ? perm : NULL, tv, tg, bound, np);
+    return st;
+}
 
 static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int kind,
                              const NclArray *a, NclArray **out)
 {
     const mpi_dist *d = mpi_dist_of(a);
     NclMpiComm *c = d->c;
-    const int P = c->size, me = c->rank;
+    const int P = c->size, me = c->rank, arg = op == NCL_ARGSORT;
     const NclDType dt = NclArrayDType(a);
     const size_t isz = NclDTypeSize(dt);
     const int64_t n = d->counts[me], off = d->offsets[me];
-    const int lean = op == NCL_SORT &&
-                     ((dt != NCL_FLOAT32 && dt != NCL_FLOAT64) || kind == NCL_SORT_DEFAULT);
-    NclArray *perm = NULL, *vals = NULL;
-    int64_t *gl = NULL;
-    /* 1. the local rows, sorted stably, with their global indices */
-    NclStatus st = lean ? NclSortNext(self, NCL_SORT, d->local, &vals, NULL)
-                        : stable_argsort(self, d->local, &perm);
-    if (st == NCL_OK && !lean) st = take(d->local, perm, &vals);
-    if (st == NCL_OK && !lean) {
-        gl = malloc((size_t)(n ? n : 1) * sizeof *gl);
-        if (gl == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
-        else
-            for (int64_t i = 0; i < n; i++) gl[i] = off + ((const int64_t *)NclArrayData(perm))[i];
+    NclArray *vals = NULL, *perm = NULL, *tv = NULL, *tg = NULL;
+    /* 1. the local rows, sorted */
+    NclStatus st = sort_rows(self, op, kind, d->local, &vals, &perm, &tv, &tg);
+    NclArrayRelease(tv);
+    NclArrayRelease(tg);
+    tv = tg = NULL;
+    if (P == 1) {
+        /* one rank: its sorted rows are the result */
+        NclArray *res = arg ? perm : vals;
+        if (st == NCL_OK) {
+            NclArrayRetain(res);
+            st = mpi_dist_wrap(who, c, NclArrayDType(res), 1, NclArrayShape(a), 0, d->counts, res,
+                               out);
+        }
+        NclArrayRelease(vals);
+        NclArrayRelease(perm);
+        return st;
     }
-    NclArrayRelease(perm);
     /* 2. regular samples of every rank on every rank, and the splitters */
     const int per = 4 * P;
     sample *mine = calloc((size_t)per, sizeof *mine), *all = NULL, *split = NULL;
     int nmine = 0, *rc = calloc((size_t)P, sizeof *rc), *rd = calloc((size_t)P, sizeof *rd);
+    int64_t *scount = NULL, *rcount = NULL, *sfirst = NULL, *bound = NULL;
+    mpi_xfer *xs = NULL, *xr = NULL;
+    NclArray *rv = NULL, *rg = NULL;
     if (st == NCL_OK && (!mine || !rc || !rd))
         st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     if (st == NCL_OK && n > 0) {
@@ -140,7 +298,7 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
         for (int j = 0; j < nmine; j++) {
             const int64_t i = (int64_t)j * n / nmine;
             memcpy(mine[j].v, (const char *)NclArrayData(vals) + (size_t)i * isz, isz);
-            mine[j].g = gl ? gl[i] : off + i;
+            mine[j].g = off + i;
         }
     }
     if ((st = mpi_agree(c, st)) != NCL_OK) goto done;
@@ -165,9 +323,14 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
     const int nsplit = total > 0 ? P - 1 : 0;
     for (int k = 0; k < nsplit; k++) split[k] = all[(int64_t)(k + 1) * total / P];
     /* 3. what goes where: rank k gets the keys in (split[k-1], split[k]] */
-    int64_t *scount = calloc((size_t)P, sizeof *scount), *rcount = calloc((size_t)P, sizeof *rcount);
-    int64_t *sfirst = calloc((size_t)P + 1, sizeof *sfirst);
-    if (!scount || !rcount || !sfirst) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    scount = calloc((size_t)P, sizeof *scount);
+    rcount = calloc((size_t)P, sizeof *rcount);
+    sfirst = calloc((size_t)P + 1, sizeof *sfirst);
+    bound = calloc((size_t)P + 1, sizeof *bound);
+    xs = calloc(2 * (size_t)P, sizeof *xs);
+    xr = calloc(2 * (size_t)P, sizeof *xr);
+    if (!scount || !rcount || !sfirst || !bound || !xs || !xr)
+        st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     else {
         for (int k = 0; k < P; k++) {
             /* first element with key > split[k] (k < nsplit), else n */
@@ -175,8 +338,8 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
             if (k < nsplit)
                 while (lo < hi) {
                     const int64_t mid = lo + (hi - lo) / 2;
-                    if (cmp_key(dt, (const char *)NclArrayData(vals) + (size_t)mid * isz,
-                                gl ? gl[mid] : off + mid, &split[k]) <= 0)
+                    if (cmp_key(dt, (const char *)NclArrayData(vals) + (size_t)mid * isz, off + mid,
+                                &split[k]) <= 0)
                         lo = mid + 1;
                     else hi = mid;
                 }
@@ -189,49 +352,53 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
     }
     int64_t m = 0;
     for (int r = 0; r < P && st == NCL_OK; r++) m += rcount[r];
-    NclArray *rv = NULL, *rg = NULL;
-    if (st == NCL_OK && (st = NclEmpty(dt, 1, &m, &rv)) == NCL_OK && !lean)
+    if (st == NCL_OK && (st = NclEmpty(dt, 1, &m, &rv)) == NCL_OK && arg)
         st = NclEmpty(NCL_INT64, 1, &m, &rg);
-    mpi_xfer *xs = calloc(2 * (size_t)P, sizeof *xs), *xr = calloc(2 * (size_t)P, sizeof *xr);
-    if (st == NCL_OK && (!xs || !xr)) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     if ((st = mpi_agree(c, st)) == NCL_OK) {
         /* values and indices as two messages per peer; the indices' tags
            follow the values' pieces, so their order is fixed by MPI's
-           non-overtaking rule */
+           non-overtaking rule. ARGSORT's indices are made global first. */
+        int64_t *gl = arg ? NclArrayData(perm) : NULL;
+        for (int64_t i = 0; arg && i < n; i++) gl[i] += off;
         int ns = 0, nr = 0;
         int64_t at = 0;
         for (int r = 0; r < P; r++) {
+            bound[r] = at;
             if (scount[r]) {
                 xs[ns++] = (mpi_xfer){r, (char *)NclArrayData(vals) + (size_t)sfirst[r] * isz,
                                       scount[r] * (int64_t)isz};
-                if (!lean) xs[ns++] = (mpi_xfer){r, (char *)(gl + sfirst[r]), scount[r] * 8};
+                if (arg) xs[ns++] = (mpi_xfer){r, (char *)(gl + sfirst[r]), scount[r] * 8};
             }
             if (rcount[r]) {
                 xr[nr++] = (mpi_xfer){r, (char *)NclArrayData(rv) + (size_t)at * isz,
                                       rcount[r] * (int64_t)isz};
-                if (!lean)
+                if (arg)
                     xr[nr++] = (mpi_xfer){r, (char *)NclArrayData(rg) + (size_t)at * 8,
                                           rcount[r] * 8};
             }
             at += rcount[r];
         }
+        bound[P] = at;
         st = mpi_exchange(who, c->comm, xr, nr, xs, ns);
     }
-    /* 4. merge: the runs in rank order, sorted stably by value */
-    NclArray *p2 = NULL, *res = NULL;
+    /* 4. merge the runs, in rank order */
     NclArrayRelease(vals);
-    vals = NULL;
-    if (st == NCL_OK && lean) st = NclSortNext(self, NCL_SORT, rv, &res, NULL);
-    else if (st == NCL_OK) st = stable_argsort(self, rv, &p2);
-    if (st == NCL_OK && !lean) st = take(op == NCL_SORT ? rv : rg, p2, &res);
-    NclArrayRelease(p2);
+    NclArrayRelease(perm);
+    vals = perm = NULL;
+    if (st == NCL_OK) st = NclEmpty(dt, 1, &m, &tv);
+    if (st == NCL_OK && arg) st = NclEmpty(NCL_INT64, 1, &m, &tg);
+    if (st == NCL_OK) merge_runs(dt, &rv, arg ? &rg : NULL, &tv, &tg, bound, P);
+    NclArrayRelease(tv);
+    NclArrayRelease(tg);
+    tv = tg = NULL;
+    NclArray *res = NULL;
+    if (st == NCL_OK) {
+        res = arg ? rg : rv;
+        NclArrayRetain(res);
+    }
     NclArrayRelease(rv);
     NclArrayRelease(rg);
-    free(xs);
-    free(xr);
-    free(scount);
-    free(rcount);
-    free(sfirst);
+    rv = rg = NULL;
     /* 5. back to the input's counts */
     int64_t *mc = calloc((size_t)P, sizeof *mc);
     if (st == NCL_OK && mc == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
@@ -253,7 +420,15 @@ static NclStatus sample_sort(NclHook *self, const char *who, NclSortOp op, int k
     free(mc);
 done:
     NclArrayRelease(vals);
-    free(gl);
+    NclArrayRelease(perm);
+    NclArrayRelease(rv);
+    NclArrayRelease(rg);
+    free(scount);
+    free(rcount);
+    free(sfirst);
+    free(bound);
+    free(xs);
+    free(xr);
     free(mine);
     free(all);
     free(split);
@@ -274,7 +449,7 @@ NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const
     p.kind = kind;
     p.axes = &axis;
     p.naxes = 1;
-    if (axis != d->split || c->size == 1) {
+    if (axis != d->split) {
         /* every line is on one rank */
         NclArray *lo = NULL, *made = NULL;
         NclStatus st = NclSortNext(self, op, d->local, &lo, &p);
