@@ -910,9 +910,13 @@ static NclStatus mask_call(NclHook *self, NclMaskOp op, const NclArray *a, const
     NclStatus st = mpi_same(c, who, call_hash(NCL_SUBSYSTEM_MASK, (int)op, arr, 4, p));
     if (st != NCL_OK) return st;
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
-    if (!mpi_dist_of(a) || *out || where_of(p))
-        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the data must be the distributed array, and "
-                         "the result is allocated (no provided output, no where)", who);
+    if (where_of(p)) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: a where mask is refused", who);
+    if (op == NCL_MASK_PUT ? !mpi_dist_of(*out) : !mpi_dist_of(a) || *out)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: %s", who,
+                         op == NCL_MASK_PUT ? "the target must be the distributed array (gather "
+                                              "the mask or values into an ordinary target)"
+                                            : "the data must be the distributed array, and the "
+                                              "result is allocated (no provided output)");
     return mpi_mask(self, who, op, a, b, out, p);
 }
 static NclStatus rng_call(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,

@@ -46,8 +46,10 @@
  *   array a sample sort keyed by (value, global index), so ARGSORT and the
  *   stable kind give the stable sort's order at any process count; the
  *   result keeps the input's layout.
- * - Mask: COMPRESS (a[mask], balanced), NONZERO, and TAKE along an axis
- *   that is not the split one.
+ * - Mask: COMPRESS (a[mask], balanced), NONZERO, TAKE along any axis or of
+ *   the flattened array, with ordinary or distributed indices (the result
+ *   split as the indices are, or along its first axis, balanced), and PUT
+ *   into a distributed target (each rank puts its run of the values).
  * - RNG: every distribution into a distributed output (or of the layout of
  *   a distributed parameter of the result's shape), with the values and the
  *   generator's final state of one process: the ranks' generators must be
@@ -58,8 +60,8 @@
  *   stream's values depend on all those before them). INTEGERS of 8 and 16
  *   bits and bool are drawn whole on rank 0 and scattered (their values
  *   share 32-bit words within one call).
- * - What is not distributed yet (Create's COPY, PARTITION, PUT, TAKE along
- *   the split axis, SHUFFLE and PERMUTATION, the other Reduce ops,
+ * - What is not distributed yet (Create's COPY, PARTITION, SHUFFLE and
+ *   PERMUTATION, the other Reduce ops,
  *   where= in a reduction over the split axis, an ordinary output for a
  *   distributed result) is refused on every rank with
  *   NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.

@@ -618,6 +618,158 @@ static void t_mask(void)
             }
 }
 
+/* The first row of a 2-d array, as a 1-d view. */
+static NclStatus first_row(const NclArray *a, NclArray **out)
+{
+    const int64_t lo[2] = {0, 0}, hi[2] = {1, NclArrayShape(a)[1]}, one[1] = {NclArrayShape(a)[1]};
+    NclArray *v = NULL;
+    NclStatus st = NclArraySlice(a, lo, hi, NULL, &v);
+    if (st == NCL_OK) st = NclArrayReshape(v, 1, one, out);
+    NclArrayRelease(v);
+    return st;
+}
+
+/* Indices into an extent n: values in [-n, n) of the given shape. */
+static NclArray *indices(NclDType dt, int nd, const int64_t *shape, int64_t n, int64_t seed)
+{
+    int64_t m = 1;
+    for (int i = 0; i < nd; i++) m *= shape[i];
+    int64_t *v = malloc((size_t)(m ? m : 1) * sizeof *v);
+    for (int64_t i = 0; i < m; i++) {
+        const int64_t r = (int64_t)(((uint64_t)(i + seed) * 2654435761u) % (uint64_t)(2 * n));
+        v[i] = dt == NCL_UINT64 || dt == NCL_UINT16 ? r % n : r - n;
+    }
+    NclArray *f = NULL, *a = NULL;
+    if (NclFromData(NCL_INT64, nd, shape, NULL, v, NCL_ARRAY_WRITEABLE, NULL, NULL, &f) ||
+        astype(f, dt, &a))
+        exit(2);
+    NclArrayRelease(f);
+    free(v);
+    return a;
+}
+
+/* TAKE along the split axis and of the flattened array: ordinary indices
+   of 0-2 dimensions, distributed ones split along either axis, negative
+   ones, and an index out of range (refused alike, with one process's
+   message). */
+static void t_take(void)
+{
+    const int64_t shapes[][2] = {{5000, 1}, {37, 6}};
+    const int nds[] = {1, 2};
+    const int64_t i1[1] = {50}, i2[2] = {5, 7};
+    for (int sh = 0; sh < 2; sh++)
+        for (int split = 0; split < nds[sh]; split++)
+            for (int lop = 0; lop < 2; lop++)
+                for (int flat = 0; flat < 2; flat++) {
+                    NclArray *a = make(NCL_FLOAT64, nds[sh], shapes[sh], 1);
+                    int64_t counts[64];
+                    lopsided(shapes[sh][split], counts);
+                    NclArray *da = scatter(a, split, lop ? counts : NULL);
+                    const int64_t len = flat ? shapes[sh][0] * (nds[sh] == 2 ? shapes[sh][1] : 1)
+                                             : shapes[sh][split];
+                    NclParams p = NCL_PARAMS_INIT;
+                    p.axes = &split;
+                    p.naxes = 1;
+                    NclArray *ix[6] = {indices(NCL_INT64, 1, i1, len, 3),
+                                       indices(NCL_INT32, 2, i2, len, 7),
+                                       indices(NCL_UINT16, 0, NULL, len, 11), NULL, NULL,
+                                       indices(NCL_UINT64, 1, i1, len, 5)};
+                    ix[3] = scatter(ix[0], 0, NULL);
+                    ix[4] = scatter(ix[1], 1, NULL);
+                    const NclArray *plain[6] = {ix[0], ix[1], ix[2], ix[0], ix[1], ix[5]};
+                    for (int k = 0; k < 6; k++) {
+                        NclArray *ref = NULL, *res = NULL;
+                        char what[96];
+                        snprintf(what, sizeof what, "take shape %d split %d%s%s, indices %d", sh,
+                                 split, lop ? " lopsided" : "", flat ? " flat" : "", k);
+                        const NclStatus sr = NclMask(NCL_MASK_TAKE, a, plain[k], &ref, flat ? NULL : &p);
+                        const NclStatus sd = NclMask(NCL_MASK_TAKE, da, ix[k], &res, flat ? NULL : &p);
+                        CHECK(sr == NCL_OK && sd == NCL_OK, "%s: status %d against %d", what,
+                              (int)sd, (int)sr);
+                        if (sr == NCL_OK && sd == NCL_OK) expect_equal(res, ref, what);
+                        NclArrayRelease(res);
+                        NclArrayRelease(ref);
+                    }
+                    /* one index out of range, near the end */
+                    NclArray *bad = indices(NCL_INT64, 1, i1, len, 3), *dbad = NULL, *cell = NULL,
+                             *v = NULL, *ref = NULL, *res = NULL;
+                    const int64_t at[1] = {47}, to[1] = {48}, big = len + 2;
+                    OK(NclArraySlice(bad, at, to, NULL, &cell));
+                    OK(NclFull(NCL_INT64, 0, NULL, &big, &v));
+                    OK(NclConvert(NCL_CONVERT_COPYTO, v, &cell, NULL));
+                    dbad = scatter(bad, 0, NULL);
+                    const NclStatus sr = NclMask(NCL_MASK_TAKE, a, bad, &ref, flat ? NULL : &p);
+                    char msg[512];
+                    snprintf(msg, sizeof msg, "%s", NclLastError());
+                    const NclStatus sd = NclMask(NCL_MASK_TAKE, da, dbad, &res, flat ? NULL : &p);
+                    CHECK(sr == NCL_ERR_INDEX && sd == sr && res == NULL &&
+                              strstr(NclLastError(), msg) != NULL,
+                          "an index out of range: status %d against %d, \"%s\" against \"%s\"",
+                          (int)sd, (int)sr, NclLastError(), msg);
+                    NclArray *arrs[] = {a, da, ix[0], ix[1], ix[2], ix[3], ix[4], ix[5],
+                                        bad, dbad, cell, v};
+                    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
+                        NclArrayRelease(arrs[i]);
+                }
+}
+
+/* PUT into distributed targets: masks distributed, ordinary and
+   broadcast; values ordinary, distributed (split either way), one value,
+   of another dtype; a count of values that fits nothing is refused alike
+   with the target unchanged. */
+static void t_put(void)
+{
+    const int64_t shapes[][2] = {{5000, 1}, {37, 6}};
+    const int nds[] = {1, 2};
+    for (int sh = 0; sh < 2; sh++)
+        for (int split = 0; split < nds[sh]; split++)
+            for (int lop = 0; lop < 2; lop++)
+                for (int mk = 0; mk < 3; mk++)
+                    for (int vk = 0; vk < 4; vk++) {
+                        if (mk == 2 && nds[sh] == 1) continue;
+                        const int nd = nds[sh];
+                        NclArray *t = make(NCL_FLOAT64, nd, shapes[sh], 1), *zero = NULL,
+                                 *mfull = NULL, *m = NULL;
+                        int64_t counts[64];
+                        lopsided(shapes[sh][split], counts);
+                        const double z = 10.0;
+                        OK(NclFull(NCL_FLOAT64, 0, NULL, &z, &zero));
+                        OK(NclCompare(NCL_CMP_LT, t, zero, &mfull, NULL));
+                        /* the mask: the whole one (ordinary or distributed along
+                           the other axis), or one row broadcast */
+                        NclArray *dm = NULL, *row = NULL;
+                        if (mk == 2) {
+                            OK(first_row(mfull, &row));
+                            m = row;
+                        } else
+                            m = mfull;
+                        if (mk == 1) dm = scatter(mfull, nd - 1 - split, NULL);
+                        NclArray *cnt = NULL;
+                        NclArray *mb = NULL;
+                        OK(NclArrayBroadcastTo(m, nd, shapes[sh], &mb));
+                        OK(NclReduce(NCL_COUNT_NONZERO, mb, &cnt, NULL));
+                        const int64_t ntrue = *(const int64_t *)NclArrayData(cnt);
+                        const int64_t nv[1] = {vk == 2 ? 1 : ntrue + (vk == 3)};
+                        NclArray *v = make(vk == 1 ? NCL_INT32 : NCL_FLOAT64, 1, nv, 0), *dv = NULL;
+                        if (vk == 1) dv = scatter(v, 0, NULL);
+                        NclArray *ref = NULL, *dt = scatter(t, split, lop ? counts : NULL);
+                        OK(NclCopy(t, &ref));
+                        char what[96];
+                        snprintf(what, sizeof what, "put shape %d split %d%s mask %d values %d", sh,
+                                 split, lop ? " lopsided" : "", mk, vk);
+                        const NclStatus sr = NclMask(NCL_MASK_PUT, m, v, &ref, NULL);
+                        NclArray *target = dt;
+                        const NclStatus sd =
+                            NclMask(NCL_MASK_PUT, dm ? dm : m, dv ? dv : v, &target, NULL);
+                        CHECK(sr == sd && (vk == 3 ? sr == NCL_ERR_SHAPE : sr == NCL_OK),
+                              "%s: status %d against %d", what, (int)sd, (int)sr);
+                        expect_equal(dt, vk == 3 ? t : ref, what);
+                        NclArray *arrs[] = {t, zero, mfull, dm, row, cnt, mb, v, dv, ref, dt};
+                        for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
+                            NclArrayRelease(arrs[i]);
+                    }
+}
+
 static void t_redistribute(void)
 {
     const int64_t sh[3] = {7, 6, 5};
@@ -875,6 +1027,8 @@ int main(int argc, char **argv)
         {"sort", t_sort},
         {"sort_memory", t_sort_memory},
         {"mask", t_mask},
+        {"take", t_take},
+        {"put", t_put},
         {"redistribute", t_redistribute},
         {"rng", t_rng},
         {"refused", t_refused},
