@@ -659,7 +659,7 @@ static void t_take(void)
     const int64_t i1[1] = {50}, i2[2] = {5, 7};
     for (int sh = 0; sh < 2; sh++)
         for (int split = 0; split < nds[sh]; split++)
-            for (int lop = 0; lop < 2; lop++)
+            for (int lop = 0; lop < 2 - small; lop++)
                 for (int flat = 0; flat < 2; flat++) {
                     NclArray *a = make(NCL_FLOAT64, nds[sh], shapes[sh], 1);
                     int64_t counts[64];
@@ -723,8 +723,8 @@ static void t_put(void)
     const int nds[] = {1, 2};
     for (int sh = 0; sh < 2; sh++)
         for (int split = 0; split < nds[sh]; split++)
-            for (int lop = 0; lop < 2; lop++)
-                for (int mk = 0; mk < 3; mk++)
+            for (int lop = 0; lop < 2 - small; lop++)
+                for (int mk = small; mk < 3; mk++)
                     for (int vk = 0; vk < 4; vk++) {
                         if (mk == 2 && nds[sh] == 1) continue;
                         const int nd = nds[sh];
