@@ -211,14 +211,12 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
         if (mpi_dist_of(arr[i]) && NclArrayNDim(arr[i]) == nd &&
             memcmp(NclArrayShape(arr[i]), shape, (size_t)nd * sizeof *shape) == 0)
             ref = arr[i];
-    if (arr[4] && !mpi_dist_of(arr[4]))
-        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the output is not distributed while an "
-                         "operand is; let the call allocate it, or gather the result "
-                         "(NclMpiGather)", who);
     NclArray *l[4] = {NULL, NULL, NULL, NULL}, *lo = NULL;
-    if (ref == NULL) {
-        /* every distributed operand is broadcast: each rank computes the
-           whole (small) result from gathered operands */
+    if (ref == NULL || (arr[4] && !mpi_dist_of(arr[4]))) {
+        /* every distributed operand is broadcast, or the output is an
+           ordinary array (every rank's gets the whole result): each rank
+           computes the whole result from gathered operands */
+        if (arr[4]) lo = (NclArray *)arr[4];
         for (int i = 0; i < 4 && st == NCL_OK; i++) {
             if (arr[i] == NULL) continue;
             if (mpi_dist_of(arr[i])) st = mpi_gather(who, arr[i], NCL_MPI_ALL, &l[i]);
@@ -232,7 +230,8 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
             st = call_next(k, (const NclArray *const *)l, &lo, params ? &q : NULL);
         }
         if ((st = mpi_agree(c, st)) == NCL_OK) *out = lo;
-        else NclArrayRelease(lo);
+        else if (lo != arr[4])
+            NclArrayRelease(lo);
         for (int i = 0; i < 4; i++) NclArrayRelease(l[i]);
         return st;
     }
@@ -281,8 +280,9 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-/* A float SUM or PROD over axes that include the split one (no where, no
-   initial, n > 0), with the bits of one call: every output's sequence (its
+/* A float SUM or PROD over axes that include the split one (no initial,
+   n > 0; where= masks elements to the identity in their places, as one
+   call does), with the bits of one call: every output's sequence (its
    elements in C order of the reduced axes) is cut at the same chunks as
    NclReduce cuts it (ncl/reduce.h). The rows move first so that the split
    axis is the outermost reduced one and every rank's rows start at a chunk
@@ -290,8 +290,8 @@ static int64_t gcd64(int64_t a, int64_t b)
    short last one) through the rest of the local chain, the chunk values
    are gathered in order, and NclReduceChunks combines them as the tree
    does. What moves is one value per chunk and output, 1/1024 of the data. */
-static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, const NclParams *p,
-                             NclDType rdt, NclArray **out)
+static NclStatus reduce_tree(const call *k, const NclArray *a, const NclArray *w, const int *red,
+                             const NclParams *p, NclDType rdt, NclArray **out)
 {
     char who[64];
     call_name(who, sizeof who, k->sub, k->op);
@@ -340,9 +340,18 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, c
     const NclArray *loc = mpi_dist_of(b)->local;
     const int64_t len = cs[me] * rin, nfull = len / NCL_REDUCE_CHUNK;
     NclArray *t = NULL, *flat = NULL, *vals = NULL, *part = NULL, *all = NULL, *res = NULL;
+    NclArray *lw = NULL, *wb = NULL, *wt = NULL, *wflat = NULL;
     const int64_t fshape[2] = {kept, len}, vshape[2] = {kept, kc[me]};
     st = NclArrayTranspose(loc, perm, &t);
     if (st == NCL_OK) st = NclArrayReshape(t, 2, fshape, &flat);
+    /* the where mask, this rank's rows of it arranged as the data are: a
+       masked element becomes the identity in its place, as in one call */
+    int64_t off = 0;
+    for (int r = 0; r < me; r++) off += cs[r];
+    if (w && st == NCL_OK) st = mpi_localize(who, w, nd, shape, f, cs, off, cs[me], &lw);
+    if (lw && st == NCL_OK) st = NclArrayBroadcastTo(lw, nd, NclArrayShape(loc), &wb);
+    if (wb && st == NCL_OK) st = NclArrayTranspose(wb, perm, &wt);
+    if (wt && st == NCL_OK) st = NclArrayReshape(wt, 2, fshape, &wflat);
     if (st == NCL_OK) st = NclEmpty(rdt, 2, vshape, &vals);
     NclParams q = NCL_PARAMS_INIT;
     q.dtype = p->dtype;
@@ -355,13 +364,19 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, c
         const int64_t e0[2] = {0, c0 * NCL_REDUCE_CHUNK},
                       e1[2] = {kept, piece ? len : c1 * NCL_REDUCE_CHUNK}, one[2] = {1, 1};
         const int64_t v0[2] = {0, c0}, v1[2] = {kept, c1};
-        NclArray *src = NULL, *shaped = NULL, *dst = NULL, *r = NULL;
+        NclArray *src = NULL, *shaped = NULL, *dst = NULL, *r = NULL, *wsrc = NULL, *wsh = NULL;
         const int64_t cshape[3] = {kept, c1 - c0, piece ? len - c0 * NCL_REDUCE_CHUNK : NCL_REDUCE_CHUNK};
         static const int last = 2;
         q.axes = &last;
         st = NclArraySlice(flat, e0, e1, one, &src);
         if (st == NCL_OK) st = NclArrayReshape(src, 3, cshape, &shaped);
+        if (st == NCL_OK && wflat) st = NclArraySlice(wflat, e0, e1, one, &wsrc);
+        if (st == NCL_OK && wsrc) st = NclArrayReshape(wsrc, 3, cshape, &wsh);
+        q.where = wsh;
         if (st == NCL_OK) st = NclReduceNext(k->self, (NclReduceOp)k->op, shaped, &r, &q);
+        q.where = NULL;
+        NclArrayRelease(wsrc);
+        NclArrayRelease(wsh);
         if (st == NCL_OK) st = NclArraySlice(vals, v0, v1, one, &dst);
         if (st == NCL_OK) st = NclConvert(NCL_CONVERT_COPYTO, r, &dst, NULL);
         NclArrayRelease(src);
@@ -397,6 +412,10 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const int *red, c
     NclArrayRelease(vals);
     NclArrayRelease(flat);
     NclArrayRelease(t);
+    NclArrayRelease(wflat);
+    NclArrayRelease(wt);
+    NclArrayRelease(wb);
+    NclArrayRelease(lw);
     NclArrayRelease(b);
     free(cs);
     return st;
@@ -418,9 +437,24 @@ static NclStatus reduce_arg(const call *k, const NclArray *a, const NclParams *p
     NclMpiComm *c = d->c;
     const NclReduceOp op = (NclReduceOp)k->op;
     const NclParams p = with_where(params, NULL);
-    if (where_of(params) || *out)
-        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: where= and a provided output are not "
-                         "distributed yet for argmin/argmax", who);
+    if (where_of(params) || *out) {
+        /* where= or a provided output: every rank reduces the whole
+           operand (its result is the whole too) */
+        if (*out && mpi_dist_of(*out))
+            return mpi_error(NCL_ERR_UNSUPPORTED, "%s: a distributed output for argmin/argmax "
+                             "(let the call allocate it)", who);
+        NclArray *whole = NULL, *ww = NULL;
+        NclStatus st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
+        if (st == NCL_OK && mpi_dist_of(where_of(params)))
+            st = mpi_gather(who, where_of(params), NCL_MPI_ALL, &ww);
+        if (st == NCL_OK) {
+            NclParams q = with_where(params, ww ? ww : where_of(params));
+            st = NclReduceNext(k->self, op, whole, out, &q);
+        }
+        NclArrayRelease(whole);
+        NclArrayRelease(ww);
+        return mpi_agree(c, st);
+    }
     const int nd = NclArrayNDim(a);
     if (p.axes && p.naxes != 1)
         return mpi_error(NCL_ERR_AXIS, "%s: naxes %d (argmin and argmax take one axis)", who,
@@ -567,7 +601,8 @@ static NclStatus reduce_arg(const call *k, const NclArray *a, const NclParams *p
    accumulator (float64, or the dtype= given) through the distributed sum,
    then, as float64, divided by the count, then cast to the result (the
    input's float32, else float64, or the dtype= given). */
-static NclStatus reduce_mean(const NclArray *a, const int *red, const NclParams *p, NclArray **out)
+static NclStatus reduce_mean(const NclArray *a, const NclArray *w, const int *red,
+                             const NclParams *p, NclArray **out)
 {
     const int nd = NclArrayNDim(a);
     const NclDType t = NclArrayDType(a);
@@ -576,16 +611,38 @@ static NclStatus reduce_mean(const NclArray *a, const int *red, const NclParams 
                                                        : NCL_FLOAT64;
     NclParams q = *p;
     q.dtype = p->dtype != NCL_DTYPE_DEFAULT ? p->dtype : NCL_FLOAT64;
+    q.where = w;
     double n = 1;
     for (int i = 0; i < nd; i++)
         if (red[i]) n *= (double)NclArrayShape(a)[i];
-    NclArray *sum = NULL, *f = NULL, *cnt = NULL, *mean = NULL;
+    NclArray *sum = NULL, *f = NULL, *cnt = NULL, *mean = NULL, *ww = NULL, *wb = NULL;
     NclParams cf = NCL_PARAMS_INIT;
     cf.dtype = NCL_FLOAT64;
     cf.casting = NCL_CASTING_UNSAFE;
     NclStatus st = NclReduce(NCL_SUM, a, &sum, &q);
     if (st == NCL_OK) st = NclConvert(NCL_CONVERT_ASTYPE, sum, &f, &cf);
-    if (st == NCL_OK) st = NclFull(NCL_FLOAT64, 0, NULL, &n, &cnt);
+    if (st == NCL_OK && w == NULL) st = NclFull(NCL_FLOAT64, 0, NULL, &n, &cnt);
+    else if (st == NCL_OK) {
+        /* under a mask, each output's count of selected elements */
+        const mpi_dist *wd = mpi_dist_of(w);
+        const int same = wd && NclArrayNDim(w) == nd &&
+                         memcmp(NclArrayShape(w), NclArrayShape(a), (size_t)nd * 8) == 0;
+        if (wd && !same) st = mpi_gather("NclReduce(mean)", w, NCL_MPI_ALL, &ww);
+        if (st == NCL_OK && !same)
+            st = NclArrayBroadcastTo(ww ? ww : w, nd, NclArrayShape(a), &wb);
+        NclParams qc = *p;
+        qc.dtype = NCL_DTYPE_DEFAULT;
+        qc.initial = NULL;
+        qc.where = NULL;
+        NclArray *c64 = NULL, *whole = NULL;
+        if (st == NCL_OK) st = NclReduce(NCL_COUNT_NONZERO, same ? w : wb, &c64, &qc);
+        /* a mask split along a kept axis counts into a distributed array */
+        if (st == NCL_OK && mpi_dist_of(c64))
+            st = mpi_gather("NclReduce(mean)", c64, NCL_MPI_ALL, &whole);
+        if (st == NCL_OK) st = NclConvert(NCL_CONVERT_ASTYPE, whole ? whole : c64, &cnt, &cf);
+        NclArrayRelease(c64);
+        NclArrayRelease(whole);
+    }
     if (st == NCL_OK) st = NclBinary(NCL_DIVIDE, f, cnt, &mean, NULL);
     if (st == NCL_OK && res != NCL_FLOAT64) {
         NclArray *r = NULL;
@@ -597,6 +654,8 @@ static NclStatus reduce_mean(const NclArray *a, const int *red, const NclParams 
     NclArrayRelease(sum);
     NclArrayRelease(f);
     NclArrayRelease(cnt);
+    NclArrayRelease(ww);
+    NclArrayRelease(wb);
     if (st == NCL_OK) *out = mean;
     else NclArrayRelease(mean);
     return st;
@@ -642,11 +701,22 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     }
     const int s = d->split, me = c->rank;
     const mpi_dist *od = arr[2] ? mpi_dist_of(arr[2]) : NULL;
+    if (arr[2] && !od && (nd == 0 || !red[s] || w || op == NCL_MEAN)) {
+        /* an ordinary output (every rank's gets the whole result): each
+           rank reduces the whole operand */
+        NclArray *whole = NULL, *ww = NULL;
+        st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
+        if (st == NCL_OK && mpi_dist_of(w)) st = mpi_gather(who, w, NCL_MPI_ALL, &ww);
+        if (st == NCL_OK) {
+            NclParams q = with_where(params, ww ? ww : w);
+            st = NclReduceNext(k->self, op, whole, out, &q);
+        }
+        NclArrayRelease(whole);
+        NclArrayRelease(ww);
+        return mpi_agree(c, st);
+    }
     if (nd == 0 || !red[s]) {
         /* the split axis stays: each rank reduces its rows */
-        if (arr[2] && !od)
-            return mpi_error(NCL_ERR_UNSUPPORTED, "%s: the output is not distributed while the "
-                             "result is", who);
         int ond = 0, osplit = 0;
         int64_t oshape[NCL_MAXDIMS];
         for (int i = 0; i < nd; i++) {
@@ -686,27 +756,31 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
         return st;
     }
     /* over the split axis: the whole result on every rank */
-    if (op == NCL_MEAN && !od && !w) return reduce_mean(a, red, &p, out);
     if (od)
         return mpi_error(NCL_ERR_UNSUPPORTED, "%s: a reduction over the split axis gives an "
                          "ordinary array on every rank; the output may not be distributed", who);
-    if (w)
-        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: where= in a reduction over the split axis is "
-                         "not implemented yet", who);
+    if (op == NCL_MEAN && !arr[2]) return reduce_mean(a, w, red, &p, out);
     const NclDType rdt = p.dtype != NCL_DTYPE_DEFAULT ? p.dtype : NclArrayDType(a);
+    const int minmax = op == NCL_MIN || op == NCL_MAX;
     if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt) && p.initial == NULL && !arr[2]) {
         int64_t n = 1;
         for (int i = 0; i < nd; i++) n *= shape[i];
-        if (n > 0) return reduce_tree(k, a, red, &p, rdt, out);
+        if (n > 0) return reduce_tree(k, a, w, red, &p, rdt, out);
     }
-    if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt)) {
+    if (((op == NCL_SUM || op == NCL_PROD) && is_float(rdt)) || (minmax && w && !p.initial)) {
         /* the tree's order with initial=, a provided output or nothing to
-           reduce: every rank reduces the whole operand */
-        NclArray *whole = NULL;
+           reduce; min and max under a mask without initial= (a rank whose
+           rows the mask empties has no partial): every rank reduces the
+           whole operand */
+        NclArray *whole = NULL, *ww = NULL;
         st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
-        if (st != NCL_OK) return st;
-        st = NclReduceNext(k->self, op, whole, out, params);
+        if (st == NCL_OK && mpi_dist_of(w)) st = mpi_gather(who, w, NCL_MPI_ALL, &ww);
+        if (st == NCL_OK) {
+            NclParams q = with_where(params, ww ? ww : w);
+            st = NclReduceNext(k->self, op, whole, out, &q);
+        }
         NclArrayRelease(whole);
+        NclArrayRelease(ww);
         return mpi_agree(c, st);
     }
     /* an order-free combination: each rank's partial (keepdims), gathered
@@ -715,14 +789,17 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     int64_t *pc = malloc((size_t)c->size * sizeof *pc);
     if (pc == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
     for (int r = 0; r < c->size; r++) pc[r] = d->counts[r] > 0;
-    NclArray *part = NULL, *parts = NULL, *all = NULL;
+    NclArray *part = NULL, *parts = NULL, *all = NULL, *lw = NULL;
     NclParams q = p;
     q.keepdims = 1;
-    q.initial = NULL;
-    if (pc[me]) st = NclReduceNext(k->self, op, d->local, &part, &q);
+    if (!minmax) q.initial = NULL; /* added once, at the end; min and max may repeat it */
+    st = mpi_localize(who, w, nd, shape, s, d->counts, d->offsets[me], d->counts[me], &lw);
+    q.where = lw;
+    if (st == NCL_OK && pc[me]) st = NclReduceNext(k->self, op, d->local, &part, &q);
     else {
         /* a placeholder of the partial's shape with no rows */
         NclArray *e = NULL;
+        q.initial = NULL;
         if ((st = NclReduceNext(k->self, op == NCL_MIN || op == NCL_MAX ? NCL_SUM : op, d->local,
                                 &e, &q)) == NCL_OK) {
             int64_t z[NCL_MAXDIMS];
@@ -758,6 +835,7 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     }
     NclArrayRelease(parts);
     NclArrayRelease(all);
+    NclArrayRelease(lw);
     free(pc);
     return st;
 }
@@ -852,19 +930,21 @@ static NclStatus h_reduce(NclHook *self, NclReduceOp op, const NclArray *a, NclA
     DRIVEN(NCL_SUBSYSTEM_REDUCE, op, a, NULL, NULL, NULL, reduce(&k, a, out, p));
 }
 
-/* Not distributed yet: refused on every rank alike (no communication: the
-   arrays' kinds are the same on every rank of an SPMD program). */
-static NclStatus not_yet(const char *fn)
-{
-    return mpi_error(NCL_ERR_UNSUPPORTED, "%s: distributed arrays are not supported by this call "
-                     "yet (gather them with NclMpiGather)", fn);
-}
 static NclStatus h_create(NclHook *self, NclCreateOp op, const NclCreateParams *p, NclArray **out)
 {
     if (op != NCL_CREATE_COPY || p == NULL ||
         p->size < offsetof(NclCreateParams, src) + sizeof p->src || !ANY_DIST(p->src))
         return NclCreateNext(self, op, p, out);
-    return not_yet("NclCreate(copy)");
+    /* a copy is an astype with any cast (NclCreate's words), which is
+       distributed; the copy keeps the source's layout, its partitions C
+       ordered whatever the order asked for */
+    if (p->order != NCL_ORDER_C && p->order != NCL_ORDER_F)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "NclCreate(copy): order %d is neither C nor F",
+                         (int)p->order);
+    NclParams q = NCL_PARAMS_INIT;
+    q.dtype = p->dtype;
+    q.casting = NCL_CASTING_UNSAFE;
+    return NclConvert(NCL_CONVERT_ASTYPE, p->src, out, &q);
 }
 static NclStatus sort_call(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                            const NclParams *p)

@@ -60,11 +60,19 @@
  *   stream's values depend on all those before them). INTEGERS of 8 and 16
  *   bits and bool are drawn whole on rank 0 and scattered (their values
  *   share 32-bit words within one call).
- * - What is not distributed yet (Create's COPY, PARTITION, SHUFFLE and
- *   PERMUTATION, the other Reduce ops,
- *   where= in a reduction over the split axis, an ordinary output for a
- *   distributed result) is refused on every rank with
- *   NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
+ * - where= in reductions over the split axis: float SUM and PROD keep the
+ *   tree (a masked element is the identity in its place, as in one call),
+ *   the exact ops combine masked partials, MEAN divides the masked sum by
+ *   the masked count; MIN and MAX under a mask without initial=, and
+ *   ARGMIN and ARGMAX with where= or a provided output, reduce the
+ *   gathered operand on every rank.
+ * - An ordinary (not distributed) output for a distributed result: every
+ *   rank's output receives the whole result, computed on every rank from
+ *   the gathered operands. NclCopy and Create's COPY give a distributed
+ *   copy of the source's layout (its partitions C ordered).
+ * - What is not distributed yet (PARTITION and ARGPARTITION, SHUFFLE and
+ *   PERMUTATION, CUMSUM and CUMPROD along the split axis) is refused on
+ *   every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose

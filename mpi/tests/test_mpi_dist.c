@@ -76,6 +76,10 @@ static NclArray *make(NclDType dt, int nd, const int64_t *shape, int special)
 static int same_bits(const NclArray *x, const NclArray *y)
 {
     if (x == NULL || y == NULL) return x == y;
+    if (NclMpiIsDistributed(x) || NclMpiIsDistributed(y)) {
+        fprintf(stderr, "rank %d: same_bits of a distributed array\n", rank);
+        return 0;
+    }
     if (NclArrayDType(x) != NclArrayDType(y) || NclArrayNDim(x) != NclArrayNDim(y)) return 0;
     const int nd = NclArrayNDim(x);
     if (memcmp(NclArrayShape(x), NclArrayShape(y), (size_t)nd * sizeof(int64_t))) return 0;
@@ -958,6 +962,98 @@ static void t_rng(void)
     NclSeedSequenceFree(ss);
 }
 
+/* where= in reductions over the split axis (float sums by the tree, exact
+   ops by partials, min and max with and without initial=, mean), argmin
+   and argmax with where= and a provided output, ordinary outputs for
+   distributed results (every rank's gets the whole), and copies. */
+static void t_where_out(void)
+{
+    const int64_t sh1[1] = {5000}, sh2[2] = {300, 7};
+    static const NclReduceOp ops[] = {NCL_SUM, NCL_PROD, NCL_MIN, NCL_MAX, NCL_ANY, NCL_ALL,
+                                      NCL_COUNT_NONZERO, NCL_MEAN, NCL_ARGMIN, NCL_ARGMAX};
+    static const NclDType dts[] = {NCL_FLOAT64, NCL_INT32, NCL_FLOAT32};
+    for (int shp = 0; shp < 2; shp++)
+        for (size_t t = 0; t < (small ? 1 : sizeof dts / sizeof *dts); t++)
+            for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+                for (int wk = 0; wk < 3; wk++)
+                    for (int init = 0; init < 2; init++) {
+                        const NclReduceOp op = ops[o];
+                        const int nd = shp ? 2 : 1;
+                        const int64_t *shape = shp ? sh2 : sh1;
+                        if (init && op != NCL_MIN && op != NCL_MAX && op != NCL_SUM) continue;
+                        if (wk == 0 && !init && op != NCL_ARGMIN && op != NCL_ARGMAX) continue;
+                        NclArray *a = make(dts[t], nd, shape, op != NCL_MIN && op != NCL_MAX &&
+                                                                  op != NCL_ARGMIN && op != NCL_ARGMAX),
+                                 *da = scatter(a, 0, NULL);
+                        /* the mask: a's shape (ordinary or distributed along the
+                           other axis) or a last-axis row broadcast */
+                        NclArray *f = NULL, *three = NULL, *m = NULL, *dm = NULL, *row = NULL;
+                        const double th = 3.0;
+                        OK(NclFull(NCL_FLOAT64, 0, NULL, &th, &three));
+                        NclArray *af = make(NCL_FLOAT64, nd, shape, 0);
+                        OK(NclCompare(NCL_CMP_GT, af, three, &m, NULL));
+                        if (wk == 1) dm = scatter(m, nd - 1, NULL);
+                        if (wk == 2 && nd == 2) OK(first_row(m, &row));
+                        const NclArray *wref = wk == 0 ? NULL : wk == 2 && row ? row : m;
+                        const NclArray *wdist = wk == 1 ? dm : wref;
+                        const double one = 1e3;
+                        NclArray *iv = NULL, *ivc = NULL;
+                        OK(NclFull(NCL_FLOAT64, 0, NULL, &one, &iv));
+                        const int arg = op == NCL_ARGMIN || op == NCL_ARGMAX;
+                        NclDType rdt = dts[t];
+                        if (init) OK(astype(iv, rdt, &ivc));
+                        NclParams p = NCL_PARAMS_INIT;
+                        const int ax0 = 0;
+                        if (nd == 2 || arg) {
+                            p.axes = &ax0;
+                            p.naxes = 1;
+                        }
+                        p.where = wref;
+                        p.initial = init ? NclArrayData(ivc) : NULL;
+                        NclArray *ref = NULL, *res = NULL, *plain = NULL;
+                        const NclStatus sr = NclReduce(op, a, &ref, &p);
+                        p.where = wdist;
+                        const NclStatus sd = NclReduce(op, da, &res, &p);
+                        char what[128];
+                        snprintf(what, sizeof what, "reduce %d dtype %s shape %d where %d init %d",
+                                 (int)op, NclDTypeName(dts[t]), shp, wk, init);
+                        CHECK(sr == sd, "%s: status %d against %d", what, (int)sd, (int)sr);
+                        if (sr == NCL_OK && sd == NCL_OK)
+                            CHECK(same_bits(res, ref), "%s: bits differ", what);
+                        /* into an ordinary output */
+                        if (sr == NCL_OK) {
+                            OK(NclZeros(NclArrayDType(ref), NclArrayNDim(ref), NclArrayShape(ref),
+                                        &plain));
+                            NclArray *into = plain;
+                            CHECK(NclReduce(op, da, &into, &p) == NCL_OK && same_bits(plain, ref),
+                                  "%s: into an ordinary output", what);
+                        }
+                        NclArray *arrs[] = {a, da, f, three, m, dm, row, af, iv, ivc, ref, res,
+                                            plain};
+                        for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
+                            NclArrayRelease(arrs[i]);
+                    }
+    /* elementwise into ordinary outputs, and copies */
+    NclArray *a = make(NCL_FLOAT64, 2, sh2, 1), *da = scatter(a, 1, NULL), *ref = NULL,
+             *plain = NULL, *cp = NULL, *cp32 = NULL, *ref32 = NULL;
+    OK(NclUnary(NCL_SIN, a, &ref, NULL));
+    OK(NclZeros(NCL_FLOAT64, 2, sh2, &plain));
+    NclArray *into = plain;
+    CHECK(NclUnary(NCL_SIN, da, &into, NULL) == NCL_OK && into == plain && same_bits(plain, ref),
+          "sin into an ordinary output");
+    OK(NclCopy(da, &cp));
+    expect_equal(cp, a, "copy");
+    NclCreateParams cpar = NCL_CREATE_PARAMS_INIT;
+    cpar.src = da;
+    cpar.dtype = NCL_FLOAT32;
+    OK(NclCreate(NCL_CREATE_COPY, &cpar, &cp32));
+    cpar.src = a;
+    OK(NclCreate(NCL_CREATE_COPY, &cpar, &ref32));
+    expect_equal(cp32, ref32, "copy as float32");
+    NclArray *arrs[] = {a, da, ref, plain, cp, cp32, ref32};
+    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+}
+
 static void t_refused(void)
 {
     const int64_t sh[1] = {10};
@@ -983,12 +1079,7 @@ static void t_refused(void)
     pk.kth = 3;
     CHECK(NclSort(NCL_PARTITION, d, &o, &pk) == NCL_ERR_UNSUPPORTED && o == NULL, "partition");
     CHECK(NclReduce(NCL_CUMSUM, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "cumsum");
-    CHECK(NclCopy(d, &o) == NCL_ERR_UNSUPPORTED && o == NULL, "copy");
-    /* an ordinary output for a distributed result */
-    NclArray *plain = NULL;
-    OK(NclCopy(a, &plain));
-    CHECK(NclUnary(NCL_NEGATIVE, d, &plain, NULL) == NCL_ERR_UNSUPPORTED, "ordinary output");
-    NclArrayRelease(plain);
+
     /* element access refuses a distributed array */
     CHECK(NclArrayData(d) == NULL, "data of a distributed array");
     /* ordinary calls pass through */
@@ -1029,6 +1120,7 @@ int main(int argc, char **argv)
         {"mask", t_mask},
         {"take", t_take},
         {"put", t_put},
+        {"where_out", t_where_out},
         {"redistribute", t_redistribute},
         {"rng", t_rng},
         {"refused", t_refused},
