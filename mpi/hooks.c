@@ -677,10 +677,10 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
                          who);
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     if (op == NCL_ARGMIN || op == NCL_ARGMAX) return reduce_arg(k, a, params, out);
+    if (op == NCL_CUMSUM || op == NCL_CUMPROD) return mpi_cum(k->self, who, op, a, out, params);
     if (op != NCL_SUM && op != NCL_PROD && op != NCL_MIN && op != NCL_MAX && op != NCL_ANY &&
         op != NCL_ALL && op != NCL_COUNT_NONZERO && op != NCL_MEAN)
-        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: this reduction of a distributed array is not "
-                         "implemented yet (cumsum and cumprod are not)", who);
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: op %d is not a Reduce op", who, (int)op);
     NclParams p = with_where(params, NULL);
     const int nd = NclArrayNDim(a);
     const int64_t *shape = NclArrayShape(a);

@@ -10,6 +10,7 @@
  *   sort.c   sample sort along the split axis
  *   mask.c   a[mask], nonzero, take
  *   rng.c    random draws into distributed arrays
+ *   cum.c    cumulative sums and products
  *   io.c     save to a folder, load with any process count
  *   driver.c driver mode: rank 0 runs the program, the others serve it
  */
@@ -112,7 +113,7 @@ NclStatus mpi_agree(NclMpiComm *c, NclStatus st);
 /* Collective: refuses (on every rank) a call whose description hash h
    differs between ranks. */
 NclStatus mpi_same(NclMpiComm *c, const char *who, uint64_t h);
-/* NCL_ERR_INTERNAL with MPI's message for a failed MPI call. */
+/* NCL_ERR_COMM with MPI's message for a failed MPI call. */
 NclStatus mpi_failed(const char *who, const char *call, int err);
 /* NclSetError with a formatted message. */
 NclStatus mpi_error(NclStatus s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -140,7 +141,11 @@ NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const
 NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRngGen *gen,
                   const NclArray *a, const NclArray *b, NclArray **out, const NclParams *p);
 
-/* A distributed COMPRESS, NONZERO or TAKE (mask.c). */
+/* A distributed CUMSUM or CUMPROD of a (cum.c). */
+NclStatus mpi_cum(NclHook *self, const char *who, NclReduceOp op, const NclArray *a,
+                  NclArray **out, const NclParams *p);
+
+/* A distributed COMPRESS, NONZERO, TAKE or PUT (mask.c). */
 NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray *a,
                    const NclArray *b, NclArray **out, const NclParams *p);
 

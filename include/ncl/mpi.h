@@ -70,9 +70,13 @@
  *   rank's output receives the whole result, computed on every rank from
  *   the gathered operands. NclCopy and Create's COPY give a distributed
  *   copy of the source's layout (its partitions C ordered).
+ * - CUMSUM and CUMPROD along any axis and of the flattened array: along
+ *   the split axis integer accumulators (which wrap) carry every rank's
+ *   start at once; float ones, which are sequential, go rank after rank,
+ *   each from the last row of the one before.
  * - What is not distributed yet (PARTITION and ARGPARTITION, SHUFFLE and
- *   PERMUTATION, CUMSUM and CUMPROD along the split axis) is refused on
- *   every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
+ *   PERMUTATION) is refused on every rank with NCL_ERR_UNSUPPORTED.
+ *   docs/DISTRIBUTED.md lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose

@@ -1054,6 +1054,82 @@ static void t_where_out(void)
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
 }
 
+/* CUMSUM and CUMPROD along every axis and of the flattened array, floats
+   (the ranks in turn) and integers (carried at once, wrapping), with
+   dtype=, layouts with empty ranks, and into distributed and ordinary
+   outputs. */
+static void t_cum(void)
+{
+    const int64_t sh1[1] = {5000}, sh2[2] = {300, 7};
+    static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32, NCL_INT32, NCL_UINT8, NCL_BOOL};
+    for (int shp = 0; shp < 2; shp++)
+        for (size_t t = 0; t < (small ? 2 : sizeof dts / sizeof *dts); t++)
+            for (int op = 0; op < 2; op++)
+                for (int split = 0; split < (shp ? 2 : 1); split++)
+                    for (int ax = -1; ax < (shp ? 2 : 1); ax++)
+                        for (int lop = 0; lop < 2 - small; lop++) {
+                            const int nd = shp ? 2 : 1;
+                            const int64_t *shape = shp ? sh2 : sh1;
+                            const NclReduceOp o = op ? NCL_CUMPROD : NCL_CUMSUM;
+                            NclArray *a = make(dts[t], nd, shape, 0), *f = NULL, *g = NULL;
+                            if (op) {
+                                /* factors near 1, so that products stay finite and
+                                   integers wrap only sometimes */
+                                const double tiny = dts[t] == NCL_FLOAT64 || dts[t] == NCL_FLOAT32
+                                                        ? 1e-4 : 1.0;
+                                NclArray *s = NULL, *one = NULL;
+                                const double uno = 1.0;
+                                OK(NclFull(NCL_FLOAT64, 0, NULL, &tiny, &s));
+                                OK(NclFull(NCL_FLOAT64, 0, NULL, &uno, &one));
+                                NclArray *a64 = make(NCL_FLOAT64, nd, shape, 0);
+                                OK(NclBinary(NCL_MULTIPLY, a64, s, &f, NULL));
+                                if (tiny < 1) OK(NclBinary(NCL_ADD, f, one, &g, NULL));
+                                else OK(NclCopy(f, &g));
+                                NclArrayRelease(a);
+                                a = NULL;
+                                OK(astype(g, dts[t], &a));
+                                NclArray *arr[] = {s, one, a64};
+                                for (size_t i = 0; i < 3; i++) NclArrayRelease(arr[i]);
+                            }
+                            int64_t counts[64];
+                            lopsided(shape[split], counts);
+                            NclArray *da = scatter(a, split, lop ? counts : NULL);
+                            NclParams p = NCL_PARAMS_INIT;
+                            if (ax >= 0) {
+                                p.axes = &ax;
+                                p.naxes = 1;
+                            }
+                            if (dts[t] == NCL_FLOAT32 && lop) p.dtype = NCL_FLOAT64;
+                            NclArray *ref = NULL, *res = NULL, *plain = NULL, *dout = NULL;
+                            const NclStatus sr = NclReduce(o, a, &ref, &p);
+                            const NclStatus sd = NclReduce(o, da, &res, &p);
+                            char what[128];
+                            snprintf(what, sizeof what, "%s %s shape %d split %d axis %d%s",
+                                     op ? "cumprod" : "cumsum", NclDTypeName(dts[t]), shp, split,
+                                     ax, lop ? " lopsided" : "");
+                            CHECK(sr == NCL_OK && sd == NCL_OK, "%s: status %d against %d", what,
+                                  (int)sd, (int)sr);
+                            if (sr == NCL_OK && sd == NCL_OK) expect_equal(res, ref, what);
+                            if (sr == NCL_OK) {
+                                /* into an ordinary output, and a distributed one */
+                                OK(NclZeros(NclArrayDType(ref), NclArrayNDim(ref),
+                                            NclArrayShape(ref), &plain));
+                                NclArray *into = plain;
+                                CHECK(NclReduce(o, da, &into, &p) == NCL_OK &&
+                                          same_bits(plain, ref), "%s: ordinary output", what);
+                                OK(NclMpiZeros(C, NclArrayDType(ref), NclArrayNDim(ref),
+                                               NclArrayShape(ref), 0, NULL, &dout));
+                                into = dout;
+                                CHECK(NclReduce(o, da, &into, &p) == NCL_OK, "%s: into a "
+                                      "distributed output", what);
+                                expect_equal(dout, ref, what);
+                            }
+                            NclArray *arrs[] = {a, f, g, da, ref, res, plain, dout};
+                            for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
+                                NclArrayRelease(arrs[i]);
+                        }
+}
+
 static void t_refused(void)
 {
     const int64_t sh[1] = {10};
@@ -1078,7 +1154,6 @@ static void t_refused(void)
     NclParams pk = NCL_PARAMS_INIT;
     pk.kth = 3;
     CHECK(NclSort(NCL_PARTITION, d, &o, &pk) == NCL_ERR_UNSUPPORTED && o == NULL, "partition");
-    CHECK(NclReduce(NCL_CUMSUM, d, &o, NULL) == NCL_ERR_UNSUPPORTED && o == NULL, "cumsum");
 
     /* element access refuses a distributed array */
     CHECK(NclArrayData(d) == NULL, "data of a distributed array");
@@ -1121,6 +1196,7 @@ int main(int argc, char **argv)
         {"take", t_take},
         {"put", t_put},
         {"where_out", t_where_out},
+        {"cum", t_cum},
         {"redistribute", t_redistribute},
         {"rng", t_rng},
         {"refused", t_refused},
