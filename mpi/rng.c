@@ -25,6 +25,9 @@
  *          rank before it ended in (sent as NclRngGenGetState's blob), and
  *          the last rank's state is broadcast to all.
  *
+ * SHUFFLE and PERMUTATION: rank 0 draws the permutation, the others take
+ * its generator state, and the array is taken with it (shuffle()).
+ *
  * The values land in new local arrays; only when every rank has drawn its
  * rows are they committed (wrapped as the result, or copied into a provided
  * distributed output) and the generator moved on, so a refused call writes
@@ -160,6 +163,106 @@ static NclStatus draw_whole(rng_job *j, const NclArray *a, const NclArray *b, in
     return st;
 }
 
+/* SHUFFLE (*out in place) and PERMUTATION (a shuffled copy of a) along
+   params->axes[0] of a distributed array. A Fisher-Yates shuffle of x
+   along an axis of extent n moves x[perm[i]] to position i, perm being
+   the same shuffle of arange(n), which PERMUTATION of the integer n draws
+   with the same words. Rank 0 draws perm (its generator's state then goes
+   to every rank), and the result is a TAKE of x with perm, split as x is
+   along the axis when that is the split one. */
+static NclStatus shuffle(rng_job *j, const NclArray *a, const NclArray *b, NclArray **out)
+{
+    NclMpiComm *c = j->c;
+    const int shuf = j->op == NCL_RNG_SHUFFLE;
+    const NclArray *x = shuf ? *out : a;
+    const mpi_dist *d = mpi_dist_of(x);
+    if ((shuf && (a || b)) || (!shuf && (b || *out)) || d == NULL)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s", j->who,
+                         shuf ? "shuffles *out in place; a and b must be NULL"
+                              : "takes the array as a (b NULL, *out NULL); the array is the "
+                                "distributed one");
+    const int nd = NclArrayNDim(x);
+    if (!shuf && nd == 0) {
+        /* PERMUTATION of a distributed 0-d integer n: rank 0 permutes
+           arange(n), which is scattered balanced */
+        NclArray *whole = NULL, *perm = NULL;
+        NclStatus st = mpi_gather(j->who, x, NCL_MPI_ALL, &whole);
+        if (st == NCL_OK && c->rank == 0) {
+            NclRngGen *g = NULL;
+            size_t got = 0;
+            st = NclRngGenCopy(j->gen, &g);
+            if (st == NCL_OK) st = NclRngNext(j->self, j->op, g, whole, NULL, &perm, &j->q);
+            if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
+            NclRngGenFree(g);
+        }
+        NclArrayRelease(whole);
+        if ((st = mpi_agree(c, st)) == NCL_OK) {
+            const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
+            st = mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(j->who, "MPI_Bcast", err));
+        }
+        if (st == NCL_OK) st = mpi_scatter(c, 0, perm, 0, NULL, out);
+        if (st == NCL_OK) st = NclRngGenSetState(j->gen, j->next, j->nstate);
+        NclArrayRelease(perm);
+        return st;
+    }
+    if (j->q.axes && j->q.naxes > 1)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: naxes %d (one axis)", j->who, j->q.naxes);
+    int axis = j->q.axes && j->q.naxes == 1 ? j->q.axes[0] : 0;
+    if (axis < 0) axis += nd;
+    if (nd == 0 || axis < 0 || axis >= nd)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s", j->who,
+                         nd == 0 ? "a 0-d array cannot be shuffled" : "axis out of range");
+    const int64_t n = NclArrayShape(x)[axis];
+    NclArray *perm = NULL, *ip = NULL, *res = NULL, *moved = NULL;
+    NclStatus st = NCL_OK;
+    if (c->rank == 0) {
+        NclRngGen *g = NULL;
+        st = NclRngGenCopy(j->gen, &g);
+        if (st == NCL_OK) st = NclFull(NCL_INT64, 0, NULL, &n, &ip);
+        if (st == NCL_OK) st = NclRngNext(j->self, NCL_RNG_PERMUTATION, g, ip, NULL, &perm, NULL);
+        size_t got = 0;
+        if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
+        NclRngGenFree(g);
+    }
+    if ((st = mpi_agree(c, st)) == NCL_OK) {
+        const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
+        st = mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(j->who, "MPI_Bcast", err));
+    }
+    /* the indices: split as x along the split axis, else whole everywhere */
+    NclArray *idx = NULL;
+    if (st == NCL_OK && axis == d->split) st = mpi_scatter(c, 0, perm, 0, d->counts, &idx);
+    else if (st == NCL_OK) {
+        NclArray *dp = NULL;
+        st = mpi_scatter(c, 0, perm, 0, NULL, &dp);
+        if (st == NCL_OK) st = mpi_gather(j->who, dp, NCL_MPI_ALL, &idx);
+        NclArrayRelease(dp);
+    }
+    if (st == NCL_OK) {
+        NclParams tp = NCL_PARAMS_INIT;
+        tp.axes = &axis;
+        tp.naxes = 1;
+        st = NclMask(NCL_MASK_TAKE, x, idx, &res, &tp);
+    }
+    if (st == NCL_OK && shuf) {
+        /* back into x, in x's layout */
+        const mpi_dist *rd = mpi_dist_of(res);
+        if (rd->split != d->split || memcmp(rd->counts, d->counts, (size_t)c->size * 8) != 0)
+            st = mpi_move(j->who, res, d->split, d->counts, &moved);
+        NclArray *dst = d->local;
+        if (st == NCL_OK)
+            st = mpi_agree(c, NclConvert(NCL_CONVERT_COPYTO,
+                                         mpi_dist_of(moved ? moved : res)->local, &dst, NULL));
+    }
+    if (st == NCL_OK) st = NclRngGenSetState(j->gen, j->next, j->nstate);
+    if (st == NCL_OK && !shuf) {
+        *out = res;
+        res = NULL;
+    }
+    NclArray *arrs[] = {perm, ip, res, moved, idx};
+    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+    return st;
+}
+
 NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRngGen *gen,
                   const NclArray *a, const NclArray *b, NclArray **out, const NclParams *params)
 {
@@ -189,12 +292,11 @@ NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRn
     }
     if ((st = mpi_agree(c, st)) == NCL_OK) st = mpi_same(c, who, h);
     if (st != NCL_OK) goto done;
-    st = NCL_ERR_UNSUPPORTED;
     if (op == NCL_RNG_SHUFFLE || op == NCL_RNG_PERMUTATION) {
-        mpi_error(st, "%s: shuffling a distributed array is not implemented yet (gather it with "
-                  "NclMpiGather)", who);
+        st = shuffle(&j, a, b, out);
         goto done;
     }
+    st = NCL_ERR_UNSUPPORTED;
     if (p.where) {
         mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: a where mask is refused", who);
         st = NCL_ERR_INVALID_ARGUMENT;

@@ -59,7 +59,9 @@
  *   ops draw rank after rank, each from where the one before ended (a
  *   stream's values depend on all those before them). INTEGERS of 8 and 16
  *   bits and bool are drawn whole on rank 0 and scattered (their values
- *   share 32-bit words within one call).
+ *   share 32-bit words within one call). SHUFFLE and PERMUTATION of a
+ *   distributed array: rank 0 draws the permutation of the axis (the same
+ *   words), and the array is taken with it.
  * - where= in reductions over the split axis: float SUM and PROD keep the
  *   tree (a masked element is the identity in its place, as in one call),
  *   the exact ops combine masked partials, MEAN divides the masked sum by
@@ -74,9 +76,8 @@
  *   the split axis integer accumulators (which wrap) carry every rank's
  *   start at once; float ones, which are sequential, go rank after rank,
  *   each from the last row of the one before.
- * - What is not distributed yet (PARTITION and ARGPARTITION, SHUFFLE and
- *   PERMUTATION) is refused on every rank with NCL_ERR_UNSUPPORTED.
- *   docs/DISTRIBUTED.md lists it.
+ * - What is not distributed yet (PARTITION and ARGPARTITION) is refused on
+ *   every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose

@@ -938,9 +938,49 @@ static void t_rng(void)
     OK(NclZeros(NCL_FLOAT64, 2, sh2, &zeros));
     expect_equal(d, zeros, "a refused draw writes nothing");
     CHECK(same_state(g2, g1), "a refused draw leaves the generator");
-    /* shuffling a distributed array is not distributed yet */
-    CHECK(NclRng(NCL_RNG_SHUFFLE, g2, NULL, NULL, &d, NULL) == NCL_ERR_UNSUPPORTED,
-          "shuffle of a distributed array");
+    /* shuffles and permutations of distributed arrays, along either axis
+       and split either way, and the permutation of a distributed 0-d n */
+    for (int split = 0; split < 2; split++)
+        for (int axis = 0; axis < 2; axis++)
+            for (int perm = 0; perm < 2; perm++) {
+                int64_t counts[64];
+                lopsided(sh2[split], counts);
+                NclArray *x = make(NCL_FLOAT32, 2, sh2, 1), *dx = scatter(x, split, counts),
+                         *r1 = NULL, *r2 = NULL;
+                NclParams ps = NCL_PARAMS_INIT;
+                ps.axes = &axis;
+                ps.naxes = 1;
+                char what[64];
+                snprintf(what, sizeof what, "%s split %d axis %d", perm ? "permutation" : "shuffle",
+                         split, axis);
+                if (perm) {
+                    OK(NclRng(NCL_RNG_PERMUTATION, g1, x, NULL, &r1, &ps));
+                    OK(NclRng(NCL_RNG_PERMUTATION, g2, dx, NULL, &r2, &ps));
+                    expect_equal(r2, r1, what);
+                } else {
+                    r1 = x;
+                    r2 = dx;
+                    OK(NclRng(NCL_RNG_SHUFFLE, g1, NULL, NULL, &r1, &ps));
+                    OK(NclRng(NCL_RNG_SHUFFLE, g2, NULL, NULL, &r2, &ps));
+                    expect_equal(dx, x, what);
+                    r1 = r2 = NULL;
+                }
+                CHECK(same_state(g2, g1), "%s: the generator's state differs", what);
+                NclArray *arrs[] = {x, dx, r1, r2};
+                for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+            }
+    {
+        const int64_t nperm = 777;
+        NclArray *n0 = NULL, *dn = NULL, *r1 = NULL, *r2 = NULL;
+        OK(NclFull(NCL_INT64, 0, NULL, &nperm, &n0));
+        dn = scatter(n0, 0, NULL);
+        OK(NclRng(NCL_RNG_PERMUTATION, g1, n0, NULL, &r1, NULL));
+        OK(NclRng(NCL_RNG_PERMUTATION, g2, dn, NULL, &r2, NULL));
+        expect_equal(r2, r1, "permutation of a distributed 0-d n");
+        CHECK(same_state(g2, g1), "permutation of n: the generator's state differs");
+        NclArray *arrs[] = {n0, dn, r1, r2};
+        for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+    }
     /* generators in different states: refused on every rank */
     if (nranks > 1) {
         if (rank == 1) NclRngGenAdvance(g2, 1, 0);
