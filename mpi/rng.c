@@ -31,7 +31,10 @@
  * The values land in new local arrays; only when every rank has drawn its
  * rows are they committed (wrapped as the result, or copied into a provided
  * distributed output) and the generator moved on, so a refused call writes
- * nothing and leaves every rank's generator as it was.
+ * nothing and leaves every rank's generator as it was. Where no rank can
+ * fail unlike the others (the parameters are scalars, so every check is
+ * the same everywhere and made before a value is written), a provided
+ * output of the drawing layout is drawn into directly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +361,7 @@ NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRn
                   : can_skip(&j, p.dtype) ? WAY_SKIP
                                           : WAY_CHAIN;
     NclArray *res = NULL;
+    int direct = 0; /* drawn into the output's partitions themselves */
     int64_t total = 1;
     for (int i = 0; i < j.nd; i++) total *= j.shape[i];
     if (w == WAY_WHOLE)
@@ -383,6 +387,16 @@ NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRn
         j.q.ndim = j.nd;
         j.q.shape = ls;
         NclArray *la = NULL, *lb = NULL, *lres = NULL, *drawn = NULL;
+        /* straight into a provided output of this layout when no rank can
+           fail where another does not: the parameters are scalars, the
+           same everywhere (an array's values differ between ranks) */
+        const int scalars = (a == NULL || (!mpi_dist_of(a) && NclArrayNDim(a) == 0)) &&
+                            (b == NULL || (!mpi_dist_of(b) && NclArrayNDim(b) == 0));
+        direct = od && dsplit == split && scalars;
+        if (direct) {
+            lres = od->local;
+            NclArrayRetain(lres);
+        }
         st = mpi_localize(who, a, j.nd, j.shape, dsplit, dc, off, dc[me], &la);
         if (st == NCL_OK) st = mpi_localize(who, b, j.nd, j.shape, dsplit, dc, off, dc[me], &lb);
         if ((st = mpi_agree(c, st)) == NCL_OK) {
@@ -406,7 +420,7 @@ NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRn
     }
     free(counts);
     /* commit: the values, then the generator */
-    if (st == NCL_OK && od) {
+    if (st == NCL_OK && od && !direct) {
         NclArray *dst = od->local;
         st = NclConvert(NCL_CONVERT_COPYTO, mpi_dist_of(res)->local, &dst, NULL);
         st = mpi_agree(c, st);

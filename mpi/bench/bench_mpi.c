@@ -12,7 +12,12 @@
  *                                  over P ranks, and of N * P (weak scaling),
  *                                  and the same on one process without MPI
  *   mpiexec -n P bench_mpi sort N  the same for sort (float64, values of
- *                                  sin(i), median of 3)
+ *                                  sin(i), median of 7)
+ *   mpiexec -n P bench_mpi rng N   random (one word a value: every rank
+ *                                  draws at once) and standard_normal (the
+ *                                  ranks in turn) of N float64 from PCG64
+ *                                  into a distributed array, and on one
+ *                                  process without MPI
  * Each figure is the median of its repetitions; a distributed call's time
  * is the slowest rank's (barrier before, max after).
  */
@@ -232,6 +237,51 @@ static void sort_scaling(int64_t n)
     }
 }
 
+/* One draw of n float64 into out (distributed or not), the median of 7. */
+static double rng_time(NclRngOp op, NclArray *out, int dist)
+{
+    const uint32_t seed = 1;
+    NclSeedSequence *ss = NULL;
+    NclRngGen *g = NULL;
+    if (NclSeedSequenceCreate(&seed, 1, NULL, 0, &ss) || NclRngGenCreate(NCL_BITGEN_PCG64, ss, &g))
+        die("generator");
+    double t[7];
+    for (int r = 0; r < 7; r++) {
+        NclArray *o = out;
+        if (dist) MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = now();
+        if (NclRng(op, g, NULL, NULL, &o, NULL)) die("draw");
+        double dt = now() - t0, mx = dt;
+        if (dist) MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        t[r] = mx;
+    }
+    NclRngGenFree(g);
+    NclSeedSequenceFree(ss);
+    return median(t, 7);
+}
+
+static void rng_scaling(int64_t n)
+{
+    NclMpiComm *c = NULL;
+    NclArray *d = NULL;
+    if (NclMpiAttach(MPI_COMM_WORLD, &c) || NclMpiEmpty(c, NCL_FLOAT64, 1, &n, 0, NULL, &d))
+        die("attach");
+    const double tr = rng_time(NCL_RNG_RANDOM, d, 1), tn = rng_time(NCL_RNG_STANDARD_NORMAL, d, 1);
+    if (rank == 0)
+        printf("P=%d n=%lld: random %.1f ms, standard_normal %.1f ms\n", size, (long long)n,
+               tr * 1e3, tn * 1e3);
+    NclArrayRelease(d);
+    NclMpiDetach(c);
+    if (rank == 0) {
+        NclArray *a = NULL;
+        if (NclEmpty(NCL_FLOAT64, 1, &n, &a)) die("output");
+        printf("one process, no MPI n=%lld: random %.1f ms, standard_normal %.1f ms\n",
+               (long long)n, rng_time(NCL_RNG_RANDOM, a, 0) * 1e3,
+               rng_time(NCL_RNG_STANDARD_NORMAL, a, 0) * 1e3);
+        NclArrayRelease(a);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -244,8 +294,9 @@ int main(int argc, char **argv)
     else if (strcmp(mode, "pingpong") == 0) pingpong();
     else if (strcmp(mode, "scaling") == 0 && argc > 2) scaling(atoll(argv[2]));
     else if (strcmp(mode, "sort") == 0 && argc > 2) sort_scaling(atoll(argv[2]));
+    else if (strcmp(mode, "rng") == 0 && argc > 2) rng_scaling(atoll(argv[2]));
     else if (rank == 0 && strcmp(mode, "passthrough") != 0)
-        fprintf(stderr, "usage: bench_mpi passthrough [reps] | pingpong | scaling N | sort N\n");
+        fprintf(stderr, "usage: bench_mpi passthrough [reps] | pingpong | scaling N | sort N | rng N\n");
     MPI_Finalize();
     return 0;
 }
