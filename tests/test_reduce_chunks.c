@@ -5,7 +5,9 @@
  * bits NclReduce gives for the whole sequence: over lengths around chunk
  * and power-of-two boundaries, both float dtypes, several rows at once,
  * with values so large that the tree adds plainly (where the order shows
- * in the bits). Then what it refuses.
+ * in the bits); and cut at aligned power-of-two runs of chunks, each run
+ * combined with its low part (NclReduceChunksLo) and the runs combined
+ * again. Then what they refuse.
  */
 #include <math.h>
 #include "ncl_test.h"
@@ -68,6 +70,43 @@ START_TEST(t_chunks_give_the_whole)
                                   "%s %s n=%lld%s: the chunks do not give the whole",
                                   op ? "prod" : "sum", d ? "float32" : "float64", (long long)n,
                                   large ? " (large)" : "");
+                    /* cut at aligned power-of-two runs of G chunks: each run's value
+                       and low part (NclReduceChunksLo), then the runs combined */
+                    for (int64_t G = 1; G <= 8; G *= 2) {
+                        const int64_t ng = (k + G - 1) / G;
+                        NclArray *rh = NULL, *rl = NULL, *r2 = NULL;
+                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, ng), &rh));
+                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, ng), &rl));
+                        for (int64_t g = 0; g < ng; g++) {
+                            const int64_t c1 = (g + 1) * G < k ? (g + 1) * G : k;
+                            NclArray *run = NULL, *hv = NULL, *lv = NULL, *dh = NULL, *dl = NULL;
+                            NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, g * G), NCL_DIMS(rows, c1),
+                                                       NULL, &run));
+                            NCL_CHECK_OK(NclArraySlice(rh, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
+                                                       NULL, &dh));
+                            NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
+                                                       NULL, &dl));
+                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, &hv, op ? NULL : &lv));
+                            NclArray *h2 = NULL, *l2 = NULL;
+                            NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
+                            NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
+                            if (!op) {
+                                NCL_CHECK_OK(NclArrayReshape(lv, 2, NCL_DIMS(rows, 1), &l2));
+                                NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL));
+                            }
+                            NclArray *arrs[] = {run, hv, lv, dh, dl, h2, l2};
+                            for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
+                                NclArrayRelease(arrs[q]);
+                        }
+                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, &r2, NULL));
+                        ck_assert_msg(ncl_test_hash(r2) == ncl_test_hash(whole),
+                                      "%s %s n=%lld%s: runs of %lld chunks do not give the whole",
+                                      op ? "prod" : "sum", d ? "float32" : "float64",
+                                      (long long)n, large ? " (large)" : "", (long long)G);
+                        NclArrayRelease(r2);
+                        NclArrayRelease(rh);
+                        NclArrayRelease(rl);
+                    }
                     /* into a provided output (a strided one) */
                     NclArray *big = NULL, *view = NULL;
                     NCL_CHECK_OK(NclZeros(dt, 1, NCL_DIMS(2 * rows), &big));
@@ -103,7 +142,19 @@ START_TEST(t_refused)
     wrong = ncl_test_arr(NCL_FLOAT32, 0, NULL, 0.0);
     NCL_CHECK_STATUS(NclReduceChunks(NCL_SUM, v, &wrong), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_MESSAGE_HAS("the output is float32 ()");
-    NclArray *arrs[] = {v, i, z, e, wrong};
+    /* the low parts: not for products, and of values' shape and dtype */
+    NclArray *lo2 = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(2), 0.0, 0.0), *lo3 = NULL, *lout = NULL;
+    NCL_CHECK_OK(NclZeros(NCL_FLOAT64, 1, NCL_DIMS(3), &lo3));
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, lo2, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("no low parts");
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, NULL, &o, &lout), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, lo3, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("lo is float64 (3,)");
+    ck_assert_ptr_null(o);
+    ck_assert_ptr_null(lout);
+    NCL_CHECK_OK(NclReduceChunksLo(NCL_SUM, v, lo2, &o, &lout));
+    ck_assert(*(const double *)NclArrayData(o) == 3.0 && *(const double *)NclArrayData(lout) == 0.0);
+    NclArray *arrs[] = {v, i, z, e, wrong, lo2, lo3, lout, o};
     for (size_t k = 0; k < sizeof arrs / sizeof *arrs; k++) NclArrayRelease(arrs[k]);
 }
 END_TEST

@@ -1376,13 +1376,35 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
 
 /* ---- the tree's last step for callers that split a reduction ------------------ */
 
-NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out)
+/* A provided output of NclReduceChunks: NULL (none), or of the leading
+   shape and values' dtype, writeable. */
+static NclStatus chunks_output(const char *who, const char *name, const NclArray *given,
+                               const NclArray *values)
 {
-    static const char who[] = "NclReduceChunks";
+    if (given == NULL) return NCL_OK;
+    char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+    const int ond = values->ndim - 1;
+    if (given->dtype != values->dtype || given->ndim != ond ||
+        memcmp(given->shape, values->shape, (size_t)ond * sizeof(int64_t)) != 0)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is %s %s, not %s %s", who, name,
+                         NclDTypeName(given->dtype), ncl_shape_str(s0, given->ndim, given->shape),
+                         NclDTypeName(values->dtype), ncl_shape_str(s1, ond, values->shape));
+    if (!(given->flags & NCL_ARRAY_WRITEABLE))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is not writeable", who, name);
+    return NCL_OK;
+}
+
+/* NclReduceChunks and NclReduceChunksLo: lo (the values' low parts) and
+   lo_out (the results') NULL when not given or not wanted. */
+static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *values,
+                               const NclArray *lo, NclArray **out, NclArray **lo_out)
+{
     NclStatus st;
     if ((st = ncl_array_check(who, "values", values)) != NCL_OK) return st;
+    if ((st = ncl_array_check(who, "lo", lo)) != NCL_OK) return st;
     if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     if ((st = ncl_array_check(who, "*out", *out)) != NCL_OK) return st;
+    if (lo_out && (st = ncl_array_check(who, "*lo_out", *lo_out)) != NCL_OK) return st;
     if (op != NCL_SUM && op != NCL_PROD)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: op %d is not sum or prod", who, (int)op);
     if (values == NULL || values->ndim == 0)
@@ -1392,39 +1414,55 @@ NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out
     if (!is_float(dt))
         return ncl_error(NCL_ERR_DTYPE, "%s: values are %s, not float32 or float64", who,
                          NclDTypeName(dt));
+    if (op == NCL_PROD && (lo || lo_out))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: a product has no low parts (lo and "
+                         "lo_out must be NULL)", who);
+    if (lo && (lo->dtype != dt || lo->ndim != values->ndim ||
+               memcmp(lo->shape, values->shape, (size_t)lo->ndim * sizeof(int64_t)) != 0)) {
+        char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: lo is %s %s, not values' %s %s", who,
+                         NclDTypeName(lo->dtype), ncl_shape_str(s0, lo->ndim, lo->shape),
+                         NclDTypeName(dt), ncl_shape_str(s1, values->ndim, values->shape));
+    }
     const int ond = values->ndim - 1;
     const int64_t k = values->shape[ond];
     if (k == 0) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: values hold no chunk", who);
-    NclArray *given = *out;
-    if (given) {
-        char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
-        if (given->dtype != dt || given->ndim != ond ||
-            memcmp(given->shape, values->shape, (size_t)ond * sizeof(int64_t)) != 0)
-            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: the output is %s %s, not %s %s", who,
-                             NclDTypeName(given->dtype),
-                             ncl_shape_str(s0, given->ndim, given->shape), NclDTypeName(dt),
-                             ncl_shape_str(s1, ond, values->shape));
-        if (!(given->flags & NCL_ARRAY_WRITEABLE))
-            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: the output is not writeable", who);
-    }
-    NclArray *res = NULL;
+    NclArray *given = *out, *given_lo = lo_out ? *lo_out : NULL;
+    if ((st = chunks_output(who, "the output", given, values)) != NCL_OK) return st;
+    if ((st = chunks_output(who, "the low parts' output", given_lo, values)) != NCL_OK) return st;
+    NclArray *res = NULL, *rlo = NULL;
     if ((st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &res))) return st;
+    if (lo_out && (st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &rlo))) {
+        NclArrayRelease(res);
+        return st;
+    }
     const size_t sz = dsize(dt);
-    char *v = malloc((size_t)values->size * sz + 1);
+    char *v = malloc(2 * (size_t)values->size * sz + 1), *vl = v + (size_t)values->size * sz;
     if (v == NULL) {
         NclArrayRelease(res);
+        NclArrayRelease(rlo);
         return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
     }
     ncl_array_copy_c_order(values, v);
+    if (lo) ncl_array_copy_c_order(lo, vl);
     for (int64_t j = 0; j < res->size; j++) {
         const unsigned char *row = (const unsigned char *)v + (size_t)(j * k) * sz;
+        const unsigned char *lrow = (const unsigned char *)vl + (size_t)(j * k) * sz;
         unsigned char *dst = (unsigned char *)res->data + (size_t)j * sz;
         if (op == NCL_SUM) {
             red_ddstack dds;
             dds.depth = 0;
-            for (int64_t c = 0; c < k; c++) dd_push(&dds, dt, row + (size_t)c * sz, NULL, c, c + 1 == k);
-            if (dt == NCL_FLOAT64) memcpy(dst, &dds.d[0].hi, 8);
-            else memcpy(dst, &dds.f[0].hi, 4);
+            for (int64_t c = 0; c < k; c++)
+                dd_push(&dds, dt, row + (size_t)c * sz, lo ? lrow + (size_t)c * sz : NULL, c,
+                        c + 1 == k);
+            unsigned char *dlo = rlo ? (unsigned char *)rlo->data + (size_t)j * sz : NULL;
+            if (dt == NCL_FLOAT64) {
+                memcpy(dst, &dds.d[0].hi, 8);
+                if (dlo) memcpy(dlo, &dds.d[0].lo, 8);
+            } else {
+                memcpy(dst, &dds.f[0].hi, 4);
+                if (dlo) memcpy(dlo, &dds.f[0].lo, 4);
+            }
             continue;
         }
         /* the plain binary counter of reduce_part, the pairs multiplied */
@@ -1453,11 +1491,33 @@ NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out
         else memcpy(dst, &xf, 4);
     }
     free(v);
-    if (given == NULL) {
-        *out = res;
-        return NCL_OK;
+    if (given) {
+        st = ncl_assign(who, given, res, NCL_CASTING_NO);
+        NclArrayRelease(res);
+        res = given;
     }
-    st = ncl_assign(who, given, res, NCL_CASTING_NO);
-    NclArrayRelease(res);
-    return st;
+    if (st == NCL_OK && given_lo) {
+        st = ncl_assign(who, given_lo, rlo, NCL_CASTING_NO);
+        NclArrayRelease(rlo);
+        rlo = given_lo;
+    }
+    if (st != NCL_OK) {
+        if (!given) NclArrayRelease(res);
+        if (!given_lo) NclArrayRelease(rlo);
+        return st;
+    }
+    *out = res;
+    if (lo_out) *lo_out = rlo;
+    return NCL_OK;
+}
+
+NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out)
+{
+    return reduce_chunks("NclReduceChunks", op, values, NULL, out, NULL);
+}
+
+NclStatus NclReduceChunksLo(NclReduceOp op, const NclArray *values, const NclArray *lo,
+                            NclArray **out, NclArray **lo_out)
+{
+    return reduce_chunks("NclReduceChunksLo", op, values, lo, out, lo_out);
 }
