@@ -734,6 +734,32 @@ NclStatus mpi_gather(const char *who, const NclArray *a, int root, NclArray **ou
         *out = whole;
         return NCL_OK;
     }
+    const int64_t isz = (int64_t)NclDTypeSize(NclArrayDType(a));
+    int64_t total = isz;
+    for (int i = 0; i < nd; i++) total *= shape[i];
+    if (root == NCL_MPI_ALL && d->split == 0 && total < MPI_PIECE) {
+        /* small, and every rank's rows a run of the whole: one allgather,
+           log P steps instead of a message from every rank to every rank */
+        int *rc = malloc(2 * (size_t)P * sizeof *rc), *rd = rc ? rc + P : NULL;
+        if (st == NCL_OK && rc == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+        if ((st = mpi_agree(c, st)) == NCL_OK) {
+            const int64_t row = total / (shape[0] ? shape[0] : 1);
+            for (int r = 0; r < P; r++) {
+                rc[r] = (int)(d->counts[r] * row);
+                rd[r] = (int)(d->offsets[r] * row);
+            }
+            const int err = MPI_Allgatherv(NclArrayData(d->local), rc[c->rank], MPI_BYTE,
+                                           NclArrayData(whole), rc, rd, MPI_BYTE, c->comm);
+            st = mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(who, "MPI_Allgatherv", err));
+        }
+        free(rc);
+        if (st != NCL_OK) {
+            NclArrayRelease(whole);
+            return st;
+        }
+        *out = whole;
+        return NCL_OK;
+    }
     int64_t *buf = malloc(4 * (size_t)P * sizeof *buf);
     if (buf == NULL) {
         NclArrayRelease(whole);

@@ -287,9 +287,12 @@ static int64_t gcd64(int64_t a, int64_t b)
    NclReduce cuts it (ncl/reduce.h). The rows move first so that the split
    axis is the outermost reduced one and every rank's rows start at a chunk
    boundary; each rank then reduces its whole chunks (and the last rank its
-   short last one) through the rest of the local chain, the chunk values
-   are gathered in order, and NclReduceChunks combines them as the tree
-   does. What moves is one value per chunk and output, 1/1024 of the data. */
+   short last one) through the rest of the local chain, cuts its chunks
+   into the tree's aligned power-of-two subtrees (at most about 2 log2 K),
+   and combines each into a value and its low part (NclReduceChunksLo); the
+   subtrees of every rank, gathered in order with their lengths, are
+   combined by NclReduceChunksLo as the tree combines them. What moves is a
+   few pairs per rank and output, whatever the size. */
 static NclStatus reduce_tree(const call *k, const NclArray *a, const NclArray *w, const int *red,
                              const NclParams *p, NclDType rdt, NclArray **out)
 {
@@ -320,12 +323,13 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const NclArray *w
     const int64_t rows = shape[f], units = (rows + u - 1) / u;
     int64_t *cs = malloc(2 * (size_t)P * sizeof *cs);
     if (cs == NULL) return mpi_agree(c, mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who));
-    int64_t *kc = cs + P, left = rows;
+    int64_t *kc = cs + P, left = rows, k0 = 0;
     for (int r = 0; r < P; r++) {
         int64_t want = (units / P + (r < units % P)) * u;
         cs[r] = want < left ? want : left;
         left -= cs[r];
         kc[r] = (cs[r] * rin + NCL_REDUCE_CHUNK - 1) / NCL_REDUCE_CHUNK;
+        if (r < me) k0 += kc[r];
     }
     NclStatus st = NCL_OK;
     NclArray *b = NULL;
@@ -384,17 +388,77 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const NclArray *w
         NclArrayRelease(dst);
         NclArrayRelease(r);
     }
-    /* the chunk values of every rank, in order, on every rank */
-    int64_t ktot = 0;
-    for (int r = 0; r < P; r++) ktot += kc[r];
-    const int64_t gshape[2] = {kept, ktot};
+    /* each run of this rank's chunks as one value and its low part (the
+       tree's subtree of those chunks), then every rank's runs, in order, on
+       every rank, combined as the tree combines them */
+    const int sum = k->op == NCL_SUM;
+    /* this rank's chunks [k0, k0 + kc) cut greedily into runs of 2^m chunks
+       starting at multiples of 2^m (the tree's subtrees): at most about
+       2 log2 K of them */
+    int64_t nrun = 0, rl[128];
+    for (int64_t pos = k0; pos < k0 + kc[me];) {
+        int64_t g = 1;
+        while (pos % (2 * g) == 0 && pos + 2 * g <= k0 + kc[me]) g *= 2;
+        rl[nrun++] = g;
+        pos += g;
+    }
+    /* runs along the first axis (rank after rank: one allgather), outputs
+       along the second */
+    const int64_t rshape[2] = {nrun, kept};
+    NclArray *rhi = NULL, *rlo = NULL, *dlo = NULL, *alo = NULL, *tall = NULL, *tlo = NULL;
+    NclArray *rlen = NULL, *dlen = NULL, *alen = NULL;
+    if (st == NCL_OK) st = NclEmpty(rdt, 2, rshape, &rhi);
+    if (st == NCL_OK && sum) st = NclEmpty(rdt, 2, rshape, &rlo);
+    if (st == NCL_OK) st = NclEmpty(NCL_INT64, 1, &nrun, &rlen);
+    if (st == NCL_OK) memcpy(NclArrayData(rlen), rl, (size_t)nrun * sizeof *rl);
+    for (int64_t g = 0, pos = 0; g < nrun && st == NCL_OK; pos += rl[g], g++) {
+        const int64_t v0[2] = {0, pos}, v1[2] = {kept, pos + rl[g]}, r0[2] = {g, 0},
+                      r1[2] = {g + 1, kept}, row[2] = {1, kept};
+        NclArray *run = NULL, *h = NULL, *l = NULL, *dh = NULL, *dl = NULL, *h2 = NULL, *l2 = NULL;
+        st = NclArraySlice(vals, v0, v1, NULL, &run);
+        if (st == NCL_OK) st = NclArraySlice(rhi, r0, r1, NULL, &dh);
+        if (st == NCL_OK && sum) st = NclArraySlice(rlo, r0, r1, NULL, &dl);
+        if (st == NCL_OK)
+            st = NclReduceChunksLo((NclReduceOp)k->op, run, NULL, NULL, &h, sum ? &l : NULL);
+        if (st == NCL_OK) st = NclArrayReshape(h, 2, row, &h2);
+        if (st == NCL_OK) st = NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL);
+        if (st == NCL_OK && sum) st = NclArrayReshape(l, 2, row, &l2);
+        if (st == NCL_OK && sum) st = NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL);
+        NclArray *arrs[] = {run, h, l, dh, dl, h2, l2};
+        for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) NclArrayRelease(arrs[i]);
+    }
+    /* every rank's count of runs, then the runs */
+    int64_t *rc = malloc((size_t)P * sizeof *rc), gtot = 0;
+    if (st == NCL_OK && rc == NULL) st = mpi_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    if ((st = mpi_agree(c, st)) == NCL_OK) {
+        const int err = MPI_Allgather(&nrun, 1, MPI_INT64_T, rc, 1, MPI_INT64_T, c->comm);
+        if (err != MPI_SUCCESS) st = mpi_failed(who, "MPI_Allgather", err);
+    }
+    for (int r = 0; st == NCL_OK && r < P; r++) gtot += rc[r];
+    const int64_t gshape[2] = {gtot, kept};
+    static const int swap[2] = {1, 0};
     if (st == NCL_OK) {
-        NclArrayRetain(vals);
-        st = mpi_dist_wrap(who, c, NclArrayDType(vals), 2, gshape, 1, kc, vals, &part);
+        NclArrayRetain(rhi);
+        st = mpi_dist_wrap(who, c, rdt, 2, gshape, 0, rc, rhi, &part);
+    }
+    if (st == NCL_OK && sum) {
+        NclArrayRetain(rlo);
+        st = mpi_dist_wrap(who, c, rdt, 2, gshape, 0, rc, rlo, &dlo);
+    }
+    if (st == NCL_OK) {
+        NclArrayRetain(rlen);
+        st = mpi_dist_wrap(who, c, NCL_INT64, 1, &gtot, 0, rc, rlen, &dlen);
     }
     if ((st = mpi_agree(c, st)) == NCL_OK) st = mpi_gather(who, part, NCL_MPI_ALL, &all);
+    if (st == NCL_OK && sum) st = mpi_gather(who, dlo, NCL_MPI_ALL, &alo);
+    if (st == NCL_OK) st = mpi_gather(who, dlen, NCL_MPI_ALL, &alen);
+    if (st == NCL_OK) st = NclArrayTranspose(all, swap, &tall);
+    if (st == NCL_OK && sum) st = NclArrayTranspose(alo, swap, &tlo);
+    NclArray *relse[] = {rhi, rlo, dlo, rlen, dlen};
+    for (size_t i = 0; i < sizeof relse / sizeof *relse; i++) NclArrayRelease(relse[i]);
+    free(rc);
     if (st == NCL_OK) {
-        st = NclReduceChunks((NclReduceOp)k->op, all, &res);
+        st = NclReduceChunksLo((NclReduceOp)k->op, tall, tlo, alen, &res, NULL);
         NclArray *shaped = NULL;
         if (st == NCL_OK) st = NclArrayReshape(res, ond, oshape, &shaped);
         if (st == NCL_OK) {
@@ -408,6 +472,10 @@ static NclStatus reduce_tree(const call *k, const NclArray *a, const NclArray *w
     }
     NclArrayRelease(res);
     NclArrayRelease(all);
+    NclArrayRelease(alo);
+    NclArrayRelease(tall);
+    NclArrayRelease(tlo);
+    NclArrayRelease(alen);
     NclArrayRelease(part);
     NclArrayRelease(vals);
     NclArrayRelease(flat);

@@ -5,9 +5,10 @@
  * bits NclReduce gives for the whole sequence: over lengths around chunk
  * and power-of-two boundaries, both float dtypes, several rows at once,
  * with values so large that the tree adds plainly (where the order shows
- * in the bits); and cut at aligned power-of-two runs of chunks, each run
- * combined with its low part (NclReduceChunksLo) and the runs combined
- * again. Then what they refuse.
+ * in the bits); and cut at aligned power-of-two runs of chunks, of one
+ * length or (at places' boundaries) of several, each run combined with its
+ * low part (NclReduceChunksLo) and the runs combined again. Then what they
+ * refuse.
  */
 #include <math.h>
 #include "ncl_test.h"
@@ -86,7 +87,7 @@ START_TEST(t_chunks_give_the_whole)
                                                        NULL, &dh));
                             NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
                                                        NULL, &dl));
-                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, &hv, op ? NULL : &lv));
+                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, NULL, &hv, op ? NULL : &lv));
                             NclArray *h2 = NULL, *l2 = NULL;
                             NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
                             NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
@@ -98,7 +99,7 @@ START_TEST(t_chunks_give_the_whole)
                             for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
                                 NclArrayRelease(arrs[q]);
                         }
-                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, &r2, NULL));
+                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, NULL, &r2, NULL));
                         ck_assert_msg(ncl_test_hash(r2) == ncl_test_hash(whole),
                                       "%s %s n=%lld%s: runs of %lld chunks do not give the whole",
                                       op ? "prod" : "sum", d ? "float32" : "float64",
@@ -106,6 +107,53 @@ START_TEST(t_chunks_give_the_whole)
                         NclArrayRelease(r2);
                         NclArrayRelease(rh);
                         NclArrayRelease(rl);
+                    }
+                    /* cut at places (chunk ranges ending at 1/3 and 2/3 of the
+                       chunks, like processes), each place's range cut greedily
+                       into aligned power-of-two runs of different lengths */
+                    {
+                        int64_t nr = 0, len[128], cuts[4] = {0, k / 3, 2 * k / 3, k};
+                        for (int pl = 0; pl < 3; pl++)
+                            for (int64_t pos = cuts[pl]; pos < cuts[pl + 1];) {
+                                int64_t g = 1;
+                                while (pos % (2 * g) == 0 && pos + 2 * g <= cuts[pl + 1]) g *= 2;
+                                len[nr++] = g;
+                                pos += g;
+                            }
+                        NclArray *rh = NULL, *rl = NULL, *rn = NULL, *r2 = NULL;
+                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rh));
+                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rl));
+                        NCL_CHECK_OK(NclFromData(NCL_INT64, 1, NCL_DIMS(nr), NULL, len, 0, NULL,
+                                                 NULL, &rn));
+                        for (int64_t g = 0, pos = 0; g < nr; pos += len[g], g++) {
+                            NclArray *run = NULL, *hv = NULL, *lv = NULL, *dh = NULL, *dl = NULL;
+                            NclArray *h2 = NULL, *l2 = NULL;
+                            NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, pos),
+                                                       NCL_DIMS(rows, pos + len[g]), NULL, &run));
+                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, NULL, &hv,
+                                                           op ? NULL : &lv));
+                            NCL_CHECK_OK(NclArraySlice(rh, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
+                                                       NULL, &dh));
+                            NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
+                            NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
+                            if (!op) {
+                                NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g),
+                                                           NCL_DIMS(rows, g + 1), NULL, &dl));
+                                NCL_CHECK_OK(NclArrayReshape(lv, 2, NCL_DIMS(rows, 1), &l2));
+                                NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL));
+                            }
+                            NclArray *arrs[] = {run, hv, lv, dh, dl, h2, l2};
+                            for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
+                                NclArrayRelease(arrs[q]);
+                        }
+                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, rn, &r2, NULL));
+                        ck_assert_msg(ncl_test_hash(r2) == ncl_test_hash(whole),
+                                      "%s %s n=%lld%s: runs of mixed lengths do not give the "
+                                      "whole", op ? "prod" : "sum", d ? "float32" : "float64",
+                                      (long long)n, large ? " (large)" : "");
+                        NclArray *arrs[] = {rh, rl, rn, r2};
+                        for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
+                            NclArrayRelease(arrs[q]);
                     }
                     /* into a provided output (a strided one) */
                     NclArray *big = NULL, *view = NULL;
@@ -145,14 +193,28 @@ START_TEST(t_refused)
     /* the low parts: not for products, and of values' shape and dtype */
     NclArray *lo2 = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(2), 0.0, 0.0), *lo3 = NULL, *lout = NULL;
     NCL_CHECK_OK(NclZeros(NCL_FLOAT64, 1, NCL_DIMS(3), &lo3));
-    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, lo2, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, lo2, NULL, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_MESSAGE_HAS("no low parts");
-    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, NULL, &o, &lout), NCL_ERR_INVALID_ARGUMENT);
-    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, lo3, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_PROD, v, NULL, NULL, &o, &lout), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, lo3, NULL, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_MESSAGE_HAS("lo is float64 (3,)");
     ck_assert_ptr_null(o);
     ck_assert_ptr_null(lout);
-    NCL_CHECK_OK(NclReduceChunksLo(NCL_SUM, v, lo2, &o, &lout));
+    /* runs: int64 of shape (K,), powers of two, aligned */
+    NclArray *r3 = ncl_test_arr(NCL_INT64, 1, NCL_DIMS(2), (int64_t)1, (int64_t)3);
+    NclArray *r12 = ncl_test_arr(NCL_INT64, 1, NCL_DIMS(2), (int64_t)1, (int64_t)2);
+    NclArray *rbad = ncl_test_arr(NCL_INT64, 1, NCL_DIMS(3), (int64_t)1, (int64_t)1, (int64_t)1);
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, NULL, r3, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("power of two");
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, NULL, r12, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("from chunk 1");
+    NCL_CHECK_STATUS(NclReduceChunksLo(NCL_SUM, v, NULL, rbad, &o, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("one entry per value");
+    ck_assert_ptr_null(o);
+    NclArrayRelease(r3);
+    NclArrayRelease(r12);
+    NclArrayRelease(rbad);
+    NCL_CHECK_OK(NclReduceChunksLo(NCL_SUM, v, lo2, NULL, &o, &lout));
     ck_assert(*(const double *)NclArrayData(o) == 3.0 && *(const double *)NclArrayData(lout) == 0.0);
     NclArray *arrs[] = {v, i, z, e, wrong, lo2, lo3, lout, o};
     for (size_t k = 0; k < sizeof arrs / sizeof *arrs; k++) NclArrayRelease(arrs[k]);

@@ -218,7 +218,8 @@ NCL_BEGIN_DECLS
     X(NclStatus, SetError, (NclStatus s, const char *message))                             \
     X(NclStatus, ReduceChunks, (NclReduceOp op, const NclArray *values, NclArray **out))    \
     X(NclStatus, ReduceChunksLo, (NclReduceOp op, const NclArray *values,                  \
-                                  const NclArray *lo, NclArray **out, NclArray **lo_out))
+                                  const NclArray *lo, const NclArray *runs, NclArray **out,  \
+                                  NclArray **lo_out))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -167,35 +167,41 @@ NCL_API NclStatus NclReduceNext(NclHook *self, NclReduceOp op, const NclArray *a
  */
 NCL_API NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out);
 /**
- * NclReduceChunks with the low parts of compensated sums, so that the
- * tree can be cut at its aligned power-of-two subtrees as well as at its
- * chunks. The tree over K chunks is a binary counter: a run of G = 2^m
- * chunks starting at a multiple of G is one of its subtrees, and the tree
- * over such runs (the last one possibly shorter) is the tree over their
- * chunks. A place that holds whole runs can therefore combine each run's
- * chunk values here (lo NULL), keep the value and its low part, and the
- * runs' values and low parts, combined here again in order, give the bits
- * of the whole: a place sends one pair per run instead of one value per
- * chunk. Products have no low parts.
+ * NclReduceChunks with the low parts of compensated sums and runs of
+ * chunks, so that the tree can be cut at its aligned power-of-two subtrees
+ * as well as at its chunks. The tree over K chunks is a binary counter: a
+ * run of 2^m chunks that starts at a multiple of 2^m is one of its
+ * subtrees. A place that holds chunks [k0, k1) cuts them greedily into
+ * such runs (at most about 2 log2 K of them), combines each run's chunk
+ * values here (lo and runs NULL: one value and its low part a run), and
+ * the runs of all places, in order, combined here again with their low
+ * parts and their lengths, give the bits of the whole: a place sends a
+ * few pairs instead of one value per chunk. Products have no low parts.
  *
  * @param op      NCL_SUM or NCL_PROD.
  * @param values  as NclReduceChunks: chunk values, or runs' values, along
  *                the last axis.
  * @param lo      NULL (every low part 0, as for chunk values), or the low
  *                parts of values (SUM only), of values' shape and dtype.
+ * @param runs    NULL (every value one chunk, or every value one run of
+ *                the same length), or int64 of shape (K,): how many chunks
+ *                each value covers, each a power of two, each run starting
+ *                (the runs before it added up) at a multiple of its length.
  * @param out     as NclReduceChunks.
  * @param lo_out  NULL, or (SUM only) `*lo_out` NULL receives a new array of
  *                the results' low parts, of out's shape and dtype; else an
  *                array of exactly that shape and dtype, written.
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  as NclReduceChunks; lo of another shape
- *         or dtype than values; lo or lo_out with NCL_PROD; a provided
- *         *lo_out of another shape or dtype, or not writeable.
+ *         or dtype than values; lo or lo_out with NCL_PROD; runs not int64
+ *         of shape (K,), or a run that is not a power of two or does not
+ *         start at a multiple of its length; a provided *lo_out of another
+ *         shape or dtype, or not writeable.
  * @retval NCL_ERR_DTYPE  values neither float32 nor float64.
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclReduceChunksLo(NclReduceOp op, const NclArray *values, const NclArray *lo,
-                                    NclArray **out, NclArray **lo_out);
+                                    const NclArray *runs, NclArray **out, NclArray **lo_out);
 
 /** @} */
 

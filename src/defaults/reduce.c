@@ -1394,14 +1394,17 @@ static NclStatus chunks_output(const char *who, const char *name, const NclArray
     return NCL_OK;
 }
 
-/* NclReduceChunks and NclReduceChunksLo: lo (the values' low parts) and
-   lo_out (the results') NULL when not given or not wanted. */
+/* NclReduceChunks and NclReduceChunksLo: lo (the values' low parts),
+   runs (the chunks each value covers) and lo_out (the results' low parts)
+   NULL when not given or not wanted. */
 static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *values,
-                               const NclArray *lo, NclArray **out, NclArray **lo_out)
+                               const NclArray *lo, const NclArray *runs, NclArray **out,
+                               NclArray **lo_out)
 {
     NclStatus st;
     if ((st = ncl_array_check(who, "values", values)) != NCL_OK) return st;
     if ((st = ncl_array_check(who, "lo", lo)) != NCL_OK) return st;
+    if ((st = ncl_array_check(who, "runs", runs)) != NCL_OK) return st;
     if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     if ((st = ncl_array_check(who, "*out", *out)) != NCL_OK) return st;
     if (lo_out && (st = ncl_array_check(who, "*lo_out", *lo_out)) != NCL_OK) return st;
@@ -1427,22 +1430,49 @@ static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *
     const int ond = values->ndim - 1;
     const int64_t k = values->shape[ond];
     if (k == 0) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: values hold no chunk", who);
-    NclArray *given = *out, *given_lo = lo_out ? *lo_out : NULL;
-    if ((st = chunks_output(who, "the output", given, values)) != NCL_OK) return st;
-    if ((st = chunks_output(who, "the low parts' output", given_lo, values)) != NCL_OK) return st;
-    NclArray *res = NULL, *rlo = NULL;
-    if ((st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &res))) return st;
-    if (lo_out && (st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &rlo))) {
-        NclArrayRelease(res);
-        return st;
+    /* value c covers chunks [at[c], at[c] + 2^lev[c]): an aligned subtree */
+    int64_t *at = NULL;
+    int *lev = NULL;
+    if (runs) {
+        if (runs->dtype != NCL_INT64 || runs->ndim != 1 || runs->shape[0] != k)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: runs must be int64 of shape (%lld,), "
+                             "one entry per value", who, (long long)k);
+        at = malloc((size_t)k * (sizeof *at + sizeof *lev));
+        if (at == NULL) return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+        lev = (int *)(void *)(at + k);
+        ncl_array_copy_c_order(runs, (char *)at);
+        int64_t pos = 0;
+        for (int64_t c = 0; c < k; c++) {
+            const int64_t n = at[c];
+            if (n <= 0 || (n & (n - 1)) != 0 || pos % n != 0 || pos > INT64_MAX - n) {
+                free(at);
+                return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: run %lld covers %lld chunks from "
+                                 "chunk %lld; a run is a power of two of chunks starting at a "
+                                 "multiple of it", who, (long long)c, (long long)n, (long long)pos);
+            }
+            at[c] = pos;
+            lev[c] = 0;
+            while (((int64_t)1 << lev[c]) < n) lev[c]++;
+            pos += n;
+        }
     }
+    NclArray *given = *out, *given_lo = lo_out ? *lo_out : NULL, *res = NULL, *rlo = NULL;
     const size_t sz = dsize(dt);
-    char *v = malloc(2 * (size_t)values->size * sz + 1), *vl = v + (size_t)values->size * sz;
-    if (v == NULL) {
+    char *v = NULL, *vl = NULL;
+    if ((st = chunks_output(who, "the output", given, values)) == NCL_OK &&
+        (st = chunks_output(who, "the low parts' output", given_lo, values)) == NCL_OK &&
+        (st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &res)) == NCL_OK &&
+        (!lo_out || (st = ncl_array_alloc(who, dt, ond, values->shape, NCL_ORDER_C, 0, &rlo)) ==
+                        NCL_OK) &&
+        (v = malloc(2 * (size_t)values->size * sz + 1)) == NULL)
+        st = ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+    if (st != NCL_OK) {
         NclArrayRelease(res);
         NclArrayRelease(rlo);
-        return ncl_error(NCL_ERR_NO_MEMORY, "%s: out of memory", who);
+        free(at);
+        return st;
     }
+    vl = v + (size_t)values->size * sz;
     ncl_array_copy_c_order(values, v);
     if (lo) ncl_array_copy_c_order(lo, vl);
     for (int64_t j = 0; j < res->size; j++) {
@@ -1453,8 +1483,8 @@ static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *
             red_ddstack dds;
             dds.depth = 0;
             for (int64_t c = 0; c < k; c++)
-                dd_push(&dds, dt, row + (size_t)c * sz, lo ? lrow + (size_t)c * sz : NULL, c,
-                        c + 1 == k);
+                dd_push(&dds, dt, row + (size_t)c * sz, lo ? lrow + (size_t)c * sz : NULL,
+                        at ? at[c] >> lev[c] : c, c + 1 == k);
             unsigned char *dlo = rlo ? (unsigned char *)rlo->data + (size_t)j * sz : NULL;
             if (dt == NCL_FLOAT64) {
                 memcpy(dst, &dds.d[0].hi, 8);
@@ -1472,7 +1502,7 @@ static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *
         for (int64_t c = 0; c < k; c++) {
             if (dt == NCL_FLOAT64) memcpy(&xd, row + (size_t)c * 8, 8);
             else memcpy(&xf, row + (size_t)c * 4, 4);
-            for (int64_t b = c + 1; (b & 1) == 0; b >>= 1) {
+            for (int64_t b = at ? (at[c] >> lev[c]) + 1 : c + 1; (b & 1) == 0; b >>= 1) {
                 --depth;
                 if (dt == NCL_FLOAT64) xd = pd[depth] * xd;
                 else xf = pf[depth] * xf;
@@ -1491,6 +1521,7 @@ static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *
         else memcpy(dst, &xf, 4);
     }
     free(v);
+    free(at);
     if (given) {
         st = ncl_assign(who, given, res, NCL_CASTING_NO);
         NclArrayRelease(res);
@@ -1513,11 +1544,11 @@ static NclStatus reduce_chunks(const char *who, NclReduceOp op, const NclArray *
 
 NclStatus NclReduceChunks(NclReduceOp op, const NclArray *values, NclArray **out)
 {
-    return reduce_chunks("NclReduceChunks", op, values, NULL, out, NULL);
+    return reduce_chunks("NclReduceChunks", op, values, NULL, NULL, out, NULL);
 }
 
 NclStatus NclReduceChunksLo(NclReduceOp op, const NclArray *values, const NclArray *lo,
-                            NclArray **out, NclArray **lo_out)
+                            const NclArray *runs, NclArray **out, NclArray **lo_out)
 {
-    return reduce_chunks("NclReduceChunksLo", op, values, lo, out, lo_out);
+    return reduce_chunks("NclReduceChunksLo", op, values, lo, runs, out, lo_out);
 }
