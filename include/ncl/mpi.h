@@ -39,9 +39,10 @@
  *   every rank gets the whole result as an ordinary array. Float SUM and
  *   PROD there follow the library's reduction tree (ncl/reduce.h): the
  *   rows are moved to chunk boundaries if they are not there, each rank
- *   reduces its chunks, and the chunk values are combined in the tree's
- *   order (NclReduceChunks), so the bits do not depend on the number of
- *   processes or threads.
+ *   reduces its chunks into the tree's aligned subtrees, and those are
+ *   combined in the tree's order (NclReduceChunksLo), so the bits do not
+ *   depend on the number of processes or threads, and a rank sends a few
+ *   pairs whatever the size.
  * - Sort: SORT and ARGSORT along any axis; along the split axis of a 1-d
  *   array a sample sort keyed by (value, global index), so ARGSORT and the
  *   stable kind give the stable sort's order at any process count; the
