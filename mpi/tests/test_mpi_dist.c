@@ -327,7 +327,7 @@ static void t_reduce(void)
         for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
             for (int shape = 0; shape < 2; shape++)
                 for (int split = 0; split < (shape ? 3 : 1); split++)
-                    for (int ax = -1; ax < (shape ? 5 : 1); ax++)
+                    for (int ax = -1; ax < (shape ? 5 : 1); ax += 1 + small)
                         for (int keep = 0; keep < 2 - small; keep++) {
                             const int nd = shape ? 3 : 1;
                             NclArray *a = make(dts[t], nd, shape ? sh3 : sh1,
@@ -408,7 +408,7 @@ static void t_reduce_tree(void)
     static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32};
     for (int sh = 0; sh < 4; sh++)
         for (int split = 0; split < 2; split++)
-            for (int ax = 0; ax < 5; ax++)
+            for (int ax = small; ax < 5; ax += 1 + small)
                 for (size_t t = 0; t < 2u - small; t++)
                     for (int op = 0; op < 3; op++) {
                         if (nds[sh] == 2 && (ax == 1 || ax == 2 || ax == 3)) continue;
@@ -855,7 +855,7 @@ static void t_rng(void)
     OK(NclSeedSequenceCreate(seed, 2, NULL, 0, &ss));
     for (int kind = 0; kind < NCL_BITGEN_COUNT; kind++) {
         if (small && kind != NCL_BITGEN_PCG64 && kind != NCL_BITGEN_PHILOX4X32) continue;
-        for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        for (size_t k = 0; k < sizeof cases / sizeof *cases; k += 1 + (size_t)small)
             for (int lay = 0; lay < 4; lay += small ? 2 : 1) {
                 const rng_case *t = &cases[k];
                 const int nd = lay == 3 ? 0 : lay == 2 ? 2 : 1;
@@ -1015,7 +1015,7 @@ static void t_where_out(void)
     for (int shp = 0; shp < 2; shp++)
         for (size_t t = 0; t < (small ? 1 : sizeof dts / sizeof *dts); t++)
             for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
-                for (int wk = 0; wk < 3; wk++)
+                for (int wk = 0; wk < 3 - small; wk++)
                     for (int init = 0; init < 2; init++) {
                         const NclReduceOp op = ops[o];
                         const int nd = shp ? 2 : 1;
@@ -1104,7 +1104,7 @@ static void t_cum(void)
     static const NclDType dts[] = {NCL_FLOAT64, NCL_FLOAT32, NCL_INT32, NCL_UINT8, NCL_BOOL};
     for (int shp = 0; shp < 2; shp++)
         for (size_t t = 0; t < (small ? 2 : sizeof dts / sizeof *dts); t++)
-            for (int op = 0; op < 2; op++)
+            for (int op = 0; op < 2 - small; op++)
                 for (int split = 0; split < (shp ? 2 : 1); split++)
                     for (int ax = -1; ax < (shp ? 2 : 1); ax++)
                         for (int lop = 0; lop < 2 - small; lop++) {
