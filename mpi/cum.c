@@ -21,18 +21,6 @@
 #include <string.h>
 #include "ncl_mpi_internal.h"
 
-static int is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
-
-/* Rows [lo, hi) of axis k of x, made an array of its own, C ordered. */
-static NclStatus rows_of(const NclArray *x, int k, int64_t lo, int64_t hi, NclArray **out)
-{
-    NclArray *v = NULL;
-    NclStatus st = mpi_rows(x, k, lo, hi, &v);
-    if (st == NCL_OK) st = NclCopy(v, out);
-    NclArrayRelease(v);
-    return st;
-}
-
 /* Integers: this rank's accumulated rows r (split along axis k) moved on
    by the ranks before it. */
 static NclStatus carry_exact(const char *who, NclMpiComm *c, NclReduceOp op, NclArray *r, int k)
@@ -53,7 +41,7 @@ static NclStatus carry_exact(const char *who, NclMpiComm *c, NclReduceOp op, Ncl
     /* every rank's last row, stacked along k in rank order */
     int64_t gshape[NCL_MAXDIMS];
     for (int i = 0; i < nd; i++) gshape[i] = i == k ? tot : NclArrayShape(r)[i];
-    if (st == NCL_OK) st = rows_of(r, k, n > 0 ? n - 1 : 0, n, &last);
+    if (st == NCL_OK) st = mpi_rows_copy(r, k, n > 0 ? n - 1 : 0, n, &last);
     if (st == NCL_OK) {
         NclArrayRetain(last);
         st = mpi_dist_wrap(who, c, NclArrayDType(r), nd, gshape, k, has, last, &dl);
@@ -131,11 +119,11 @@ static NclStatus carry_chain(NclHook *self, const char *who, NclMpiComm *c, NclR
         cu.casting = NCL_CASTING_UNSAFE;
         if (st == NCL_OK) st = NclConvert(NCL_CONVERT_COPYTO, local, &body, &cu);
         if (st == NCL_OK) st = NclReduceNext(self, op, e, &ce, q);
-        if (st == NCL_OK) st = rows_of(ce, k, 1, n + 1, &res);
+        if (st == NCL_OK) st = mpi_rows_copy(ce, k, 1, n + 1, &res);
     } else
         st = NclReduceNext(self, op, local, &res, q);
     if (to >= 0) {
-        if (st == NCL_OK) st = rows_of(res, k, n - 1, n, &last);
+        if (st == NCL_OK) st = mpi_rows_copy(res, k, n - 1, n, &last);
         err = MPI_Send(st == NCL_OK ? NclArrayData(last) : NclArrayData(carry), (int)rowb, MPI_BYTE,
                        to, 0, c->comm);
         if (err != MPI_SUCCESS && st == NCL_OK) st = mpi_failed(who, "MPI_Send", err);
@@ -161,11 +149,7 @@ NclStatus mpi_cum(NclHook *self, const char *who, NclReduceOp op, const NclArray
                          op == NCL_CUMSUM ? "cumsum" : "cumprod");
     if (*out && !mpi_dist_of(*out)) {
         /* an ordinary output: every rank accumulates the whole */
-        NclArray *whole = NULL;
-        if ((st = mpi_gather(who, a, NCL_MPI_ALL, &whole)) != NCL_OK) return st;
-        st = NclReduceNext(self, op, whole, out, &p);
-        NclArrayRelease(whole);
-        return mpi_agree(c, st);
+        return mpi_reduce_whole(self, who, op, a, out, &p);
     }
     const int flat = p.axes == NULL;
     if (!flat && p.naxes != 1)
@@ -227,7 +211,7 @@ NclStatus mpi_cum(NclHook *self, const char *who, NclReduceOp op, const NclArray
             NclArrayRelease(none);
             NclArrayRelease(probe);
             if ((st = mpi_agree(c, st)) == NCL_OK) {
-                if (is_float(acc)) st = carry_chain(self, who, c, op, line, k, &q, acc, &lres);
+                if (mpi_is_float(acc)) st = carry_chain(self, who, c, op, line, k, &q, acc, &lres);
                 else {
                     st = NclReduceNext(self, op, line, &lres, &q);
                     if ((st = mpi_agree(c, st)) == NCL_OK)

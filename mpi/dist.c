@@ -404,8 +404,7 @@ NclStatus mpi_rows(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **
     return NclArraySlice(a, start, stop, NULL, out);
 }
 
-/* A C-ordered copy of rows [lo, hi) of axis k of a (an ordinary array). */
-static NclStatus rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out)
+NclStatus mpi_rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out)
 {
     NclArray *v = NULL;
     NclStatus st = mpi_rows(a, k, lo, hi, &v);
@@ -458,7 +457,7 @@ static NclStatus arange_body(NclMpiComm *c, NclDType dtype, double start, double
         mpi_balanced(n, c->size, cs);
         int64_t lo = 0;
         for (int r = 0; r < c->rank; r++) lo += cs[r];
-        st = rows_copy(all, 0, lo, lo + cs[c->rank], &local);
+        st = mpi_rows_copy(all, 0, lo, lo + cs[c->rank], &local);
     }
     NclArrayRelease(all);
     if (st == NCL_OK) st = mpi_dist_wrap(who, c, dtype, 1, &n, 0, cs, local, out);

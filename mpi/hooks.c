@@ -268,7 +268,23 @@ static NclStatus elementwise(const call *k, int nin, const NclArray *const *in, 
 
 /* ---- reductions ------------------------------------------------------------- */
 
-static int is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
+NclStatus mpi_reduce_whole(NclHook *self, const char *who, NclReduceOp op, const NclArray *a,
+                           NclArray **out, const NclParams *params)
+{
+    NclMpiComm *c = mpi_dist_of(a)->c;
+    const NclArray *w = where_of(params);
+    NclArray *whole = NULL, *ww = NULL;
+    NclStatus st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
+    if (st == NCL_OK && mpi_dist_of(w)) st = mpi_gather(who, w, NCL_MPI_ALL, &ww);
+    if (st == NCL_OK) {
+        NclParams q = with_where(params, ww ? ww : w);
+        st = NclReduceNext(self, op, whole, out, &q);
+    }
+    NclArrayRelease(whole);
+    NclArrayRelease(ww);
+    return mpi_agree(c, st);
+}
+
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -511,17 +527,7 @@ static NclStatus reduce_arg(const call *k, const NclArray *a, const NclParams *p
         if (*out && mpi_dist_of(*out))
             return mpi_error(NCL_ERR_UNSUPPORTED, "%s: a distributed output for argmin/argmax "
                              "(let the call allocate it)", who);
-        NclArray *whole = NULL, *ww = NULL;
-        NclStatus st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
-        if (st == NCL_OK && mpi_dist_of(where_of(params)))
-            st = mpi_gather(who, where_of(params), NCL_MPI_ALL, &ww);
-        if (st == NCL_OK) {
-            NclParams q = with_where(params, ww ? ww : where_of(params));
-            st = NclReduceNext(k->self, op, whole, out, &q);
-        }
-        NclArrayRelease(whole);
-        NclArrayRelease(ww);
-        return mpi_agree(c, st);
+        return mpi_reduce_whole(k->self, who, op, a, out, params);
     }
     const int nd = NclArrayNDim(a);
     if (p.axes && p.naxes != 1)
@@ -772,16 +778,7 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     if (arr[2] && !od && (nd == 0 || !red[s] || w || op == NCL_MEAN)) {
         /* an ordinary output (every rank's gets the whole result): each
            rank reduces the whole operand */
-        NclArray *whole = NULL, *ww = NULL;
-        st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
-        if (st == NCL_OK && mpi_dist_of(w)) st = mpi_gather(who, w, NCL_MPI_ALL, &ww);
-        if (st == NCL_OK) {
-            NclParams q = with_where(params, ww ? ww : w);
-            st = NclReduceNext(k->self, op, whole, out, &q);
-        }
-        NclArrayRelease(whole);
-        NclArrayRelease(ww);
-        return mpi_agree(c, st);
+        return mpi_reduce_whole(k->self, who, op, a, out, params);
     }
     if (nd == 0 || !red[s]) {
         /* the split axis stays: each rank reduces its rows */
@@ -830,26 +827,17 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     if (op == NCL_MEAN && !arr[2]) return reduce_mean(a, w, red, &p, out);
     const NclDType rdt = p.dtype != NCL_DTYPE_DEFAULT ? p.dtype : NclArrayDType(a);
     const int minmax = op == NCL_MIN || op == NCL_MAX;
-    if ((op == NCL_SUM || op == NCL_PROD) && is_float(rdt) && p.initial == NULL && !arr[2]) {
+    if ((op == NCL_SUM || op == NCL_PROD) && mpi_is_float(rdt) && p.initial == NULL && !arr[2]) {
         int64_t n = 1;
         for (int i = 0; i < nd; i++) n *= shape[i];
         if (n > 0) return reduce_tree(k, a, w, red, &p, rdt, out);
     }
-    if (((op == NCL_SUM || op == NCL_PROD) && is_float(rdt)) || (minmax && w && !p.initial)) {
+    if (((op == NCL_SUM || op == NCL_PROD) && mpi_is_float(rdt)) || (minmax && w && !p.initial)) {
         /* the tree's order with initial=, a provided output or nothing to
            reduce; min and max under a mask without initial= (a rank whose
            rows the mask empties has no partial): every rank reduces the
            whole operand */
-        NclArray *whole = NULL, *ww = NULL;
-        st = mpi_gather(who, a, NCL_MPI_ALL, &whole);
-        if (st == NCL_OK && mpi_dist_of(w)) st = mpi_gather(who, w, NCL_MPI_ALL, &ww);
-        if (st == NCL_OK) {
-            NclParams q = with_where(params, ww ? ww : w);
-            st = NclReduceNext(k->self, op, whole, out, &q);
-        }
-        NclArrayRelease(whole);
-        NclArrayRelease(ww);
-        return mpi_agree(c, st);
+        return mpi_reduce_whole(k->self, who, op, a, out, params);
     }
     /* an order-free combination: each rank's partial (keepdims), gathered
        along the split axis, then reduced again; ranks with no rows give

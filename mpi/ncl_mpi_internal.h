@@ -62,6 +62,10 @@ NclStatus mpi_dist_wrap(const char *who, NclMpiComm *c, NclDType dtype, int ndim
 /* A view of rows [lo, hi) of axis k of an ordinary array (the whole of
    the other axes); writeable when a is. */
 NclStatus mpi_rows(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out);
+/* The same rows as a C-ordered copy. */
+NclStatus mpi_rows_copy(const NclArray *a, int k, int64_t lo, int64_t hi, NclArray **out);
+/* Whether t is a float dtype (the reduction tree's and the carry chain's). */
+static inline int mpi_is_float(NclDType t) { return t == NCL_FLOAT32 || t == NCL_FLOAT64; }
 /* Balanced counts of n rows over size ranks: in blocks of NCL_REDUCE_CHUNK
    rows when each rank gets one, else the first n % size take one more. */
 void mpi_balanced(int64_t n, int size, int64_t *counts);
@@ -140,6 +144,12 @@ NclStatus mpi_sort(NclHook *self, const char *who, NclSortOp op, int kind, const
    are added before the ranks compare it. */
 NclStatus mpi_rng(NclHook *self, const char *who, uint64_t h, NclRngOp op, NclRngGen *gen,
                   const NclArray *a, const NclArray *b, NclArray **out, const NclParams *p);
+
+/* Reduce op of the distributed a (and params->where) gathered whole on
+   every rank, into *out as one process would (hooks.c): the exact path
+   where the distributed one would not give one process's result. */
+NclStatus mpi_reduce_whole(NclHook *self, const char *who, NclReduceOp op, const NclArray *a,
+                           NclArray **out, const NclParams *params);
 
 /* A distributed CUMSUM or CUMPROD of a (cum.c). */
 NclStatus mpi_cum(NclHook *self, const char *who, NclReduceOp op, const NclArray *a,

@@ -131,6 +131,26 @@ static NclStatus draw_rows(rng_job *j, way w, const NclArray *la, const NclArray
     return st;
 }
 
+/* Rank 0 draws op into a new *res from a copy of the generator (a, b its
+   parameters, read on rank 0 only); every rank then has the state it ends
+   in, in j->next. st: this rank's preparation so far (agreed on here). */
+static NclStatus root_draw(rng_job *j, NclRngOp op, const NclArray *a, const NclArray *b,
+                           const NclParams *q, NclArray **res, NclStatus st)
+{
+    NclMpiComm *c = j->c;
+    if (st == NCL_OK && c->rank == 0) {
+        NclRngGen *g = NULL;
+        size_t got = 0;
+        st = NclRngGenCopy(j->gen, &g);
+        if (st == NCL_OK) st = NclRngNext(j->self, op, g, a, b, res, q);
+        if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
+        NclRngGenFree(g);
+    }
+    if ((st = mpi_agree(c, st)) != NCL_OK) return st;
+    const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
+    return mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(j->who, "MPI_Bcast", err));
+}
+
 /* Rank 0 draws the whole result (the parameters gathered there) and
    scatters it to (split, counts); the state it ends in goes to j->next. */
 static NclStatus draw_whole(rng_job *j, const NclArray *a, const NclArray *b, int split,
@@ -142,26 +162,13 @@ static NclStatus draw_whole(rng_job *j, const NclArray *a, const NclArray *b, in
     NclStatus st = NCL_OK;
     for (int i = 0; i < 2 && st == NCL_OK; i++)
         if (mpi_dist_of(x[i])) st = mpi_gather(j->who, x[i], 0, &whole[i]);
-    if (st == NCL_OK && c->rank == 0) {
-        NclRngGen *g = NULL;
-        NclParams q = j->q;
-        q.ndim = j->nd;
-        q.shape = j->shape;
-        st = NclRngGenCopy(j->gen, &g);
-        if (st == NCL_OK)
-            st = NclRngNext(j->self, j->op, g, whole[0] ? whole[0] : a, whole[1] ? whole[1] : b,
-                            &full, &q);
-        size_t got = 0;
-        if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
-        NclRngGenFree(g);
-    }
+    NclParams q = j->q;
+    q.ndim = j->nd;
+    q.shape = j->shape;
+    st = root_draw(j, j->op, whole[0] ? whole[0] : a, whole[1] ? whole[1] : b, &q, &full, st);
     NclArrayRelease(whole[0]);
     NclArrayRelease(whole[1]);
-    if ((st = mpi_agree(c, st)) == NCL_OK) {
-        const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
-        if (err != MPI_SUCCESS) st = mpi_failed(j->who, "MPI_Bcast", err);
-        if ((st = mpi_agree(c, st)) == NCL_OK) st = mpi_scatter(c, 0, full, split, counts, res);
-    }
+    if (st == NCL_OK) st = mpi_scatter(c, 0, full, split, counts, res);
     NclArrayRelease(full);
     return st;
 }
@@ -190,19 +197,8 @@ static NclStatus shuffle(rng_job *j, const NclArray *a, const NclArray *b, NclAr
            arange(n), which is scattered balanced */
         NclArray *whole = NULL, *perm = NULL;
         NclStatus st = mpi_gather(j->who, x, NCL_MPI_ALL, &whole);
-        if (st == NCL_OK && c->rank == 0) {
-            NclRngGen *g = NULL;
-            size_t got = 0;
-            st = NclRngGenCopy(j->gen, &g);
-            if (st == NCL_OK) st = NclRngNext(j->self, j->op, g, whole, NULL, &perm, &j->q);
-            if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
-            NclRngGenFree(g);
-        }
+        st = root_draw(j, j->op, whole, NULL, &j->q, &perm, st);
         NclArrayRelease(whole);
-        if ((st = mpi_agree(c, st)) == NCL_OK) {
-            const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
-            st = mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(j->who, "MPI_Bcast", err));
-        }
         if (st == NCL_OK) st = mpi_scatter(c, 0, perm, 0, NULL, out);
         if (st == NCL_OK) st = NclRngGenSetState(j->gen, j->next, j->nstate);
         NclArrayRelease(perm);
@@ -217,20 +213,8 @@ static NclStatus shuffle(rng_job *j, const NclArray *a, const NclArray *b, NclAr
                          nd == 0 ? "a 0-d array cannot be shuffled" : "axis out of range");
     const int64_t n = NclArrayShape(x)[axis];
     NclArray *perm = NULL, *ip = NULL, *res = NULL, *moved = NULL;
-    NclStatus st = NCL_OK;
-    if (c->rank == 0) {
-        NclRngGen *g = NULL;
-        st = NclRngGenCopy(j->gen, &g);
-        if (st == NCL_OK) st = NclFull(NCL_INT64, 0, NULL, &n, &ip);
-        if (st == NCL_OK) st = NclRngNext(j->self, NCL_RNG_PERMUTATION, g, ip, NULL, &perm, NULL);
-        size_t got = 0;
-        if (st == NCL_OK) st = NclRngGenGetState(g, j->next, j->nstate, &got);
-        NclRngGenFree(g);
-    }
-    if ((st = mpi_agree(c, st)) == NCL_OK) {
-        const int err = MPI_Bcast(j->next, (int)j->nstate, MPI_BYTE, 0, c->comm);
-        st = mpi_agree(c, err == MPI_SUCCESS ? NCL_OK : mpi_failed(j->who, "MPI_Bcast", err));
-    }
+    NclStatus st = c->rank == 0 ? NclFull(NCL_INT64, 0, NULL, &n, &ip) : NCL_OK;
+    st = root_draw(j, NCL_RNG_PERMUTATION, ip, NULL, NULL, &perm, st);
     /* the indices: split as x along the split axis, else whole everywhere */
     NclArray *idx = NULL;
     if (st == NCL_OK && axis == d->split) st = mpi_scatter(c, 0, perm, 0, d->counts, &idx);

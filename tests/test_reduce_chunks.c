@@ -31,6 +31,43 @@ static NclArray *values(NclDType dt, int64_t rows, int64_t n, int large, int pro
     return a;
 }
 
+/* The chunk values vals (rows x K) cut into nr consecutive runs of len[]
+   chunks: each run combined into its value and low part
+   (NclReduceChunksLo), then the runs combined again, with their lengths
+   when with_lengths (else as runs of one length). */
+static NclArray *combine_runs(NclReduceOp rop, const NclArray *vals, const int64_t *len,
+                              int64_t nr, int with_lengths)
+{
+    const NclDType dt = NclArrayDType(vals);
+    const int64_t rows = NclArrayShape(vals)[0];
+    const int sum = rop == NCL_SUM;
+    NclArray *rh = NULL, *rl = NULL, *rn = NULL, *res = NULL;
+    NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rh));
+    NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rl));
+    NCL_CHECK_OK(NclFromData(NCL_INT64, 1, NCL_DIMS(nr), NULL, (void *)len, 0, NULL, NULL, &rn));
+    for (int64_t g = 0, pos = 0; g < nr; pos += len[g], g++) {
+        NclArray *run = NULL, *hv = NULL, *lv = NULL, *dh = NULL, *dl = NULL, *h2 = NULL, *l2 = NULL;
+        NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, pos), NCL_DIMS(rows, pos + len[g]), NULL,
+                                   &run));
+        NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, NULL, &hv, sum ? &lv : NULL));
+        NCL_CHECK_OK(NclArraySlice(rh, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1), NULL, &dh));
+        NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
+        NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
+        if (sum) {
+            NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1), NULL, &dl));
+            NCL_CHECK_OK(NclArrayReshape(lv, 2, NCL_DIMS(rows, 1), &l2));
+            NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL));
+        }
+        NclArray *arrs[] = {run, hv, lv, dh, dl, h2, l2};
+        for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++) NclArrayRelease(arrs[q]);
+    }
+    NCL_CHECK_OK(NclReduceChunksLo(rop, rh, sum ? rl : NULL, with_lengths ? rn : NULL, &res, NULL));
+    NclArrayRelease(rh);
+    NclArrayRelease(rl);
+    NclArrayRelease(rn);
+    return res;
+}
+
 START_TEST(t_chunks_give_the_whole)
 {
     static const int64_t lens[] = {1, 2, 1023, 1024, 1025, 2048, 3000, 4097, 9 * 1024 + 5, 33000};
@@ -74,39 +111,14 @@ START_TEST(t_chunks_give_the_whole)
                     /* cut at aligned power-of-two runs of G chunks: each run's value
                        and low part (NclReduceChunksLo), then the runs combined */
                     for (int64_t G = 1; G <= 8; G *= 2) {
-                        const int64_t ng = (k + G - 1) / G;
-                        NclArray *rh = NULL, *rl = NULL, *r2 = NULL;
-                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, ng), &rh));
-                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, ng), &rl));
-                        for (int64_t g = 0; g < ng; g++) {
-                            const int64_t c1 = (g + 1) * G < k ? (g + 1) * G : k;
-                            NclArray *run = NULL, *hv = NULL, *lv = NULL, *dh = NULL, *dl = NULL;
-                            NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, g * G), NCL_DIMS(rows, c1),
-                                                       NULL, &run));
-                            NCL_CHECK_OK(NclArraySlice(rh, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
-                                                       NULL, &dh));
-                            NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
-                                                       NULL, &dl));
-                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, NULL, &hv, op ? NULL : &lv));
-                            NclArray *h2 = NULL, *l2 = NULL;
-                            NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
-                            NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
-                            if (!op) {
-                                NCL_CHECK_OK(NclArrayReshape(lv, 2, NCL_DIMS(rows, 1), &l2));
-                                NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL));
-                            }
-                            NclArray *arrs[] = {run, hv, lv, dh, dl, h2, l2};
-                            for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
-                                NclArrayRelease(arrs[q]);
-                        }
-                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, NULL, &r2, NULL));
+                        int64_t nr = 0, len[128];
+                        for (int64_t pos = 0; pos < k; pos += G) len[nr++] = k - pos < G ? k - pos : G;
+                        NclArray *r2 = combine_runs(rop, vals, len, nr, 0);
                         ck_assert_msg(ncl_test_hash(r2) == ncl_test_hash(whole),
                                       "%s %s n=%lld%s: runs of %lld chunks do not give the whole",
                                       op ? "prod" : "sum", d ? "float32" : "float64",
                                       (long long)n, large ? " (large)" : "", (long long)G);
                         NclArrayRelease(r2);
-                        NclArrayRelease(rh);
-                        NclArrayRelease(rl);
                     }
                     /* cut at places (chunk ranges ending at 1/3 and 2/3 of the
                        chunks, like processes), each place's range cut greedily
@@ -120,40 +132,12 @@ START_TEST(t_chunks_give_the_whole)
                                 len[nr++] = g;
                                 pos += g;
                             }
-                        NclArray *rh = NULL, *rl = NULL, *rn = NULL, *r2 = NULL;
-                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rh));
-                        NCL_CHECK_OK(NclEmpty(dt, 2, NCL_DIMS(rows, nr), &rl));
-                        NCL_CHECK_OK(NclFromData(NCL_INT64, 1, NCL_DIMS(nr), NULL, len, 0, NULL,
-                                                 NULL, &rn));
-                        for (int64_t g = 0, pos = 0; g < nr; pos += len[g], g++) {
-                            NclArray *run = NULL, *hv = NULL, *lv = NULL, *dh = NULL, *dl = NULL;
-                            NclArray *h2 = NULL, *l2 = NULL;
-                            NCL_CHECK_OK(NclArraySlice(vals, NCL_DIMS(0, pos),
-                                                       NCL_DIMS(rows, pos + len[g]), NULL, &run));
-                            NCL_CHECK_OK(NclReduceChunksLo(rop, run, NULL, NULL, &hv,
-                                                           op ? NULL : &lv));
-                            NCL_CHECK_OK(NclArraySlice(rh, NCL_DIMS(0, g), NCL_DIMS(rows, g + 1),
-                                                       NULL, &dh));
-                            NCL_CHECK_OK(NclArrayReshape(hv, 2, NCL_DIMS(rows, 1), &h2));
-                            NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, h2, &dh, NULL));
-                            if (!op) {
-                                NCL_CHECK_OK(NclArraySlice(rl, NCL_DIMS(0, g),
-                                                           NCL_DIMS(rows, g + 1), NULL, &dl));
-                                NCL_CHECK_OK(NclArrayReshape(lv, 2, NCL_DIMS(rows, 1), &l2));
-                                NCL_CHECK_OK(NclConvert(NCL_CONVERT_COPYTO, l2, &dl, NULL));
-                            }
-                            NclArray *arrs[] = {run, hv, lv, dh, dl, h2, l2};
-                            for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
-                                NclArrayRelease(arrs[q]);
-                        }
-                        NCL_CHECK_OK(NclReduceChunksLo(rop, rh, op ? NULL : rl, rn, &r2, NULL));
+                        NclArray *r2 = combine_runs(rop, vals, len, nr, 1);
                         ck_assert_msg(ncl_test_hash(r2) == ncl_test_hash(whole),
                                       "%s %s n=%lld%s: runs of mixed lengths do not give the "
                                       "whole", op ? "prod" : "sum", d ? "float32" : "float64",
                                       (long long)n, large ? " (large)" : "");
-                        NclArray *arrs[] = {rh, rl, rn, r2};
-                        for (size_t q = 0; q < sizeof arrs / sizeof *arrs; q++)
-                            NclArrayRelease(arrs[q]);
+                        NclArrayRelease(r2);
                     }
                     /* into a provided output (a strided one) */
                     NclArray *big = NULL, *view = NULL;
