@@ -440,6 +440,70 @@ NCL_KINLINE int ncl_ostream_in_place(const ncl_ostream *s)
         return NCL_OK;                                                                \
     }
 
+/* Loops of two outputs (frexp, modf, divmod): OPFN(x, &second, &fpe)
+   returns the first output's element and stores the second's. A
+   contiguous path, which the compiler may vectorise, and a strided one;
+   the outputs are written directly (these loops compute more than they
+   move). */
+#define NCL_DEFINE_UNARY2_KERNEL(fname, TI, TO, TP, OPFN)                             \
+    static NclStatus fname(NclKernelNode *self, const NclKernelCtx *ctx,              \
+                           char *const *args, int64_t n, const int64_t *steps)        \
+    {                                                                                 \
+        (void)self;                                                                   \
+        int fpe = 0;                                                                  \
+        const char *ip = args[0];                                                     \
+        char *op = args[1], *pp = args[2];                                            \
+        const int64_t is = steps[0], os = steps[1], ps = steps[2];                    \
+        if (is == (int64_t)sizeof(TI) && os == (int64_t)sizeof(TO) &&                 \
+            ps == (int64_t)sizeof(TP)) {                                              \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                TP p_;                                                                \
+                const TO o_ = OPFN(ncl_load_##TI(ip + i * (int64_t)sizeof(TI)), &p_, &fpe); \
+                ncl_store_##TO(op + i * (int64_t)sizeof(TO), o_);                     \
+                ncl_store_##TP(pp + i * (int64_t)sizeof(TP), p_);                     \
+            }                                                                         \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++, ip += is, op += os, pp += ps) {           \
+                TP p_;                                                                \
+                const TO o_ = OPFN(ncl_load_##TI(ip), &p_, &fpe);                     \
+                ncl_store_##TO(op, o_);                                               \
+                ncl_store_##TP(pp, p_);                                               \
+            }                                                                         \
+        }                                                                             \
+        if (fpe) *ctx->fpe |= fpe;                                                    \
+        return NCL_OK;                                                                \
+    }
+
+#define NCL_DEFINE_BINARY2_KERNEL(fname, TA, TB, TO, TP, OPFN)                        \
+    static NclStatus fname(NclKernelNode *self, const NclKernelCtx *ctx,              \
+                           char *const *args, int64_t n, const int64_t *steps)        \
+    {                                                                                 \
+        (void)self;                                                                   \
+        int fpe = 0;                                                                  \
+        const char *ap = args[0], *bp = args[1];                                      \
+        char *op = args[2], *pp = args[3];                                            \
+        const int64_t as = steps[0], bs = steps[1], os = steps[2], ps = steps[3];     \
+        if (as == (int64_t)sizeof(TA) && bs == (int64_t)sizeof(TB) &&                 \
+            os == (int64_t)sizeof(TO) && ps == (int64_t)sizeof(TP)) {                 \
+            for (int64_t i = 0; i < n; i++) {                                         \
+                TP p_;                                                                \
+                const TO o_ = OPFN(ncl_load_##TA(ap + i * (int64_t)sizeof(TA)),       \
+                                   ncl_load_##TB(bp + i * (int64_t)sizeof(TB)), &p_, &fpe); \
+                ncl_store_##TO(op + i * (int64_t)sizeof(TO), o_);                     \
+                ncl_store_##TP(pp + i * (int64_t)sizeof(TP), p_);                     \
+            }                                                                         \
+        } else {                                                                      \
+            for (int64_t i = 0; i < n; i++, ap += as, bp += bs, op += os, pp += ps) { \
+                TP p_;                                                                \
+                const TO o_ = OPFN(ncl_load_##TA(ap), ncl_load_##TB(bp), &p_, &fpe);  \
+                ncl_store_##TO(op, o_);                                               \
+                ncl_store_##TP(pp, p_);                                               \
+            }                                                                         \
+        }                                                                             \
+        if (fpe) *ctx->fpe |= fpe;                                                    \
+        return NCL_OK;                                                                \
+    }
+
 /* Three inputs and one output; contiguous and strided cases only. */
 #define NCL_DEFINE_TERNARY_KERNEL(fname, TA, TB, TC, TO, OPFN)                        \
     static NclStatus fname(NclKernelNode *self, const NclKernelCtx *ctx,              \

@@ -956,14 +956,18 @@ static NclStatus h_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a, Nc
 static NclStatus h_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
                          const NclParams *p)
 {
-    if (!ANY_DIST(a, out ? *out : NULL, where_of(p))) return NclUnaryNext(self, op, a, out, p);
+    /* Ops of two outputs (frexp, modf) are not distributed: passed on, the
+       local default refuses distributed operands with its message. */
+    if (!ANY_DIST(a, out ? *out : NULL, where_of(p)) || NclOpOutputs(NCL_SUBSYSTEM_UNARY, op) > 1)
+        return NclUnaryNext(self, op, a, out, p);
     const call k = {self, NCL_SUBSYSTEM_UNARY, (int)op, NULL};
     DRIVEN(NCL_SUBSYSTEM_UNARY, op, a, NULL, NULL, NULL, elementwise(&k, 1, &a, out, p));
 }
 static NclStatus h_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
                           NclArray **out, const NclParams *p)
 {
-    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)))
+    if (!ANY_DIST(a, b, out ? *out : NULL, where_of(p)) ||
+        NclOpOutputs(NCL_SUBSYSTEM_BINARY, op) > 1) /* divmod: as frexp above */
         return NclBinaryNext(self, op, a, b, out, p);
     const call k = {self, NCL_SUBSYSTEM_BINARY, (int)op, NULL};
     const NclArray *in[2] = {a, b};

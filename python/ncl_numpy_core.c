@@ -290,6 +290,10 @@ static const OpName op_names[] = {
 #define X_IS(e, text) { NCL_SUBSYSTEM_ISUNARY, e, text, 1 },
     NCL_ISUNARY_OP_LIST(X_IS)
 #undef X_IS
+    /* NumPy's second ufuncs of the same functions (conj, mod and divide
+       are the same objects as conjugate, remainder and true_divide) */
+    { NCL_SUBSYSTEM_UNARY, NCL_DEG2RAD, "radians", 1 },
+    { NCL_SUBSYSTEM_UNARY, NCL_RAD2DEG, "degrees", 1 },
 };
 
 /* 1 when NCLib has a level-2 kernel for (op, sig): an empty loop call

@@ -192,6 +192,18 @@ static NclStatus c_binary(int next, const NclArray *const *in, NclArray **out, c
     return next ? NclBinaryNext(NODE(BINARY), NCL_ADD, in[0], in[1], out, p)
                 : NclBinary(NCL_ADD, in[0], in[1], out, p);
 }
+/* The n-slot entries, with a one-output op (the second slot of a
+   two-output op is test_two_outputs' case). */
+static NclStatus c_unaryn(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    return next ? NclUnaryNext(NODE(UNARY), NCL_NEGATIVE, in[0], out, p)
+                : NclUnaryN(NCL_NEGATIVE, in[0], 1, out, p);
+}
+static NclStatus c_binaryn(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    return next ? NclBinaryNext(NODE(BINARY), NCL_ADD, in[0], in[1], out, p)
+                : NclBinaryN(NCL_ADD, in[0], in[1], 1, out, p);
+}
 static NclStatus c_ternary(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
 {
     return next ? NclTernaryNext(NODE(TERNARY), NCL_CLIP, in[0], in[1], in[2], out, p)
@@ -336,6 +348,10 @@ static const entry entries[] = {
     {"NclUnary(negative)", "NclUnaryNext(negative)", NCL_SUBSYSTEM_UNARY, c_unary, 1, {"a"},
      {F64}, F64, 3, 1, 1, R_ARRAY},
     {"NclBinary(add)", "NclBinaryNext(add)", NCL_SUBSYSTEM_BINARY, c_binary, 2, {"a", "b"},
+     {F64, F64}, F64, 3, 1, 1, R_ARRAY},
+    {"NclUnaryN(negative)", "NclUnaryNext(negative)", NCL_SUBSYSTEM_UNARY, c_unaryn, 1, {"a"},
+     {F64}, F64, 3, 1, 1, R_ARRAY},
+    {"NclBinaryN(add)", "NclBinaryNext(add)", NCL_SUBSYSTEM_BINARY, c_binaryn, 2, {"a", "b"},
      {F64, F64}, F64, 3, 1, 1, R_ARRAY},
     {"NclTernary(clip)", "NclTernaryNext(clip)", NCL_SUBSYSTEM_TERNARY, c_ternary, 3,
      {"a", "b", "c"}, {F64, F64, F64}, F64, 3, 1, 1, R_ARRAY},

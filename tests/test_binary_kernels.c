@@ -31,7 +31,7 @@
 
 /* ---- the loops: op and the dtype kinds it has a loop for --------------------- */
 
-enum { K_BOOL = 1, K_SINT = 2, K_UINT = 4, K_FLOAT = 8 };
+enum { K_BOOL = 1, K_SINT = 2, K_UINT = 4, K_FLOAT = 8, K_F64_ONLY = 16 };
 #define K_INT (K_SINT | K_UINT)
 #define K_NUM (K_INT | K_FLOAT)
 #define K_ALL (K_BOOL | K_NUM)
@@ -63,6 +63,14 @@ static const op_info ops[] = {
     {NCL_LOGICAL_AND, "logical_and", K_ALL, 1},
     {NCL_LOGICAL_OR, "logical_or", K_ALL, 1},
     {NCL_LOGICAL_XOR, "logical_xor", K_ALL, 1},
+    {NCL_HEAVISIDE, "heaviside", K_FLOAT, 0},
+    {NCL_LOGADDEXP, "logaddexp", K_FLOAT, 0},
+    {NCL_LOGADDEXP2, "logaddexp2", K_FLOAT, 0},
+    {NCL_NEXTAFTER, "nextafter", K_FLOAT, 0},
+    {NCL_GCD, "gcd", K_INT, 0},
+    {NCL_LCM, "lcm", K_INT, 0},
+    {NCL_FLOAT_POWER, "float_power", K_F64_ONLY, 0},
+    {NCL_LDEXP, "ldexp", 0, 0}, /* no (T, T) loop: its mixed loops, t_ldexp */
 };
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -84,7 +92,10 @@ static int kind_of(NclDType t)
     }
 }
 
-static int has_loop(const op_info *o, NclDType t) { return (o->kinds & kind_of(t)) != 0; }
+static int has_loop(const op_info *o, NclDType t)
+{
+    return o->kinds == K_F64_ONLY ? t == NCL_FLOAT64 : (o->kinds & kind_of(t)) != 0;
+}
 static NclDType out_dtype(const op_info *o, NclDType t) { return o->out_bool ? NCL_BOOL : t; }
 
 /* Ops whose NaN results have a defined sign (the NaN operand itself, or a
@@ -93,7 +104,7 @@ static NclDType out_dtype(const op_info *o, NclDType t) { return o->out_bool ? N
 static int nan_sign_defined(NclBinaryOp op)
 {
     return op == NCL_MAXIMUM || op == NCL_MINIMUM || op == NCL_FMAX || op == NCL_FMIN ||
-           op == NCL_COPYSIGN;
+           op == NCL_COPYSIGN || op == NCL_HEAVISIDE;
 }
 
 /* ---- elements as raw bytes -------------------------------------------------- */
@@ -499,6 +510,18 @@ static const int_case int_cases[] = {
     {NCL_LOGICAL_OR, NCL_UINT64, I(0), U(0x8000000000000000U), I(1), 0},
     {NCL_LOGICAL_XOR, NCL_INT32, I(-2147483648), I(7), I(0), 0},
     {NCL_LOGICAL_XOR, NCL_INT32, I(0), I(-1), I(1), 0},
+    {NCL_GCD, NCL_INT8, I(-128), I(0), I(-128), 0},
+    {NCL_GCD, NCL_INT8, I(-128), I(-128), I(-128), 0},
+    {NCL_GCD, NCL_INT16, I(12), I(-18), I(6), 0},
+    {NCL_GCD, NCL_INT32, I(0), I(0), I(0), 0},
+    {NCL_GCD, NCL_INT64, I(INT64_MIN), I(4611686018427387904), I(4611686018427387904), 0},
+    {NCL_GCD, NCL_UINT64, U(UINT64_MAX), U(UINT64_MAX - 1), U(1), 0},
+    {NCL_LCM, NCL_INT8, I(100), I(3), I(44), 0},
+    {NCL_LCM, NCL_INT8, I(-4), I(6), I(12), 0},
+    {NCL_LCM, NCL_INT32, I(0), I(5), I(0), 0},
+    {NCL_LCM, NCL_INT64, I(INT64_MIN), I(3), I(INT64_MIN), 0},
+    {NCL_LCM, NCL_UINT8, U(255), U(254), U(2), 0},
+    {NCL_LCM, NCL_UINT32, U(4294967295u), U(2147483648u), U(2147483648u), 0},
 };
 #define NINT ((int)(sizeof int_cases / sizeof int_cases[0]))
 
@@ -665,6 +688,37 @@ static const flt_case flt_cases[] = {
     {NCL_LOGICAL_OR, NCL_FLOAT32, NAN, 0.0, 1, 0},
     {NCL_LOGICAL_XOR, NCL_FLOAT64, NAN, -NAN, 0, 0},
     {NCL_LOGICAL_XOR, NCL_FLOAT64, -0.0, 5.0, 1, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT64, -0.0, 0.5, 0.5, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT64, NAN, 0.5, NAN, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT64, -NAN, 0.5, NAN, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT64, 0.0, -NAN, -NAN, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT64, -1e-300, 0.5, 0.0, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT32, INFINITY, 0.5, 1.0, 0},
+    {NCL_HEAVISIDE, NCL_FLOAT32, -INFINITY, 0.5, 0.0, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, INFINITY, INFINITY, INFINITY, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, -INFINITY, -INFINITY, -INFINITY, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, INFINITY, -INFINITY, INFINITY, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, 1.0, NAN, NAN, NCL_FPE_INVALID},
+    {NCL_LOGADDEXP, NCL_FLOAT64, 0.0, 0.0, 0.6931471805599453, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, 1e308, 1e308, 1e308, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT64, 1.5, -2.25, 1.5232454643724251, 0},
+    {NCL_LOGADDEXP, NCL_FLOAT32, 1.5, -2.25, 1.5232455, 0},
+    {NCL_LOGADDEXP2, NCL_FLOAT64, 0.0, 0.0, 1.0, 0},
+    {NCL_LOGADDEXP2, NCL_FLOAT64, NAN, NAN, NAN, NCL_FPE_INVALID},
+    {NCL_LOGADDEXP2, NCL_FLOAT64, 1.5, -2.25, 1.6034310941748169, 0},
+    {NCL_LOGADDEXP2, NCL_FLOAT32, 1.5, -2.25, 1.6034311, 0},
+    {NCL_NEXTAFTER, NCL_FLOAT64, 0.0, 1.0, DBL_TRUE_MIN, NCL_FPE_UNDERFLOW},
+    {NCL_NEXTAFTER, NCL_FLOAT64, DBL_MAX, INFINITY, INFINITY, NCL_FPE_OVERFLOW},
+    {NCL_NEXTAFTER, NCL_FLOAT64, -0.0, 0.0, 0.0, 0},
+    {NCL_NEXTAFTER, NCL_FLOAT64, 0.0, -0.0, -0.0, 0},
+    {NCL_NEXTAFTER, NCL_FLOAT64, INFINITY, 0.0, DBL_MAX, 0},
+    {NCL_NEXTAFTER, NCL_FLOAT32, FLT_MIN, 0.0, 1.1754942e-38, NCL_FPE_UNDERFLOW},
+    {NCL_NEXTAFTER, NCL_FLOAT32, 1.0, NAN, NAN, 0},
+    {NCL_FLOAT_POWER, NCL_FLOAT64, 2.0, 0.5, 1.4142135623730951, 0},
+    {NCL_FLOAT_POWER, NCL_FLOAT64, -8.0, 1.0 / 3, NAN, NCL_FPE_INVALID},
+    {NCL_FLOAT_POWER, NCL_FLOAT64, 0.0, -1.0, INFINITY, NCL_FPE_DIVIDE},
+    {NCL_FLOAT_POWER, NCL_FLOAT64, 10.0, 400.0, INFINITY, NCL_FPE_OVERFLOW},
+    {NCL_FLOAT_POWER, NCL_FLOAT64, NAN, 0.0, 1.0, 0},
 };
 #define NFLT ((int)(sizeof flt_cases / sizeof flt_cases[0]))
 
@@ -838,6 +892,129 @@ START_TEST(t_loop_matrix)
     for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) matrix_run(o, t, &d, lens[k]);
     matrix_broadcast(o, t, &d, 9);
     matrix_broadcast(o, t, &d, 1031);
+}
+END_TEST
+
+/* ---- ldexp's mixed loops ------------------------------------------------------------ */
+
+/* ldexp(a, n) for the four loops NumPy 1.24 has, float32 or float64 with
+   an int32 or int64 exponent, values and flags from NumPy: exact results,
+   OVERFLOW and UNDERFLOW where the result is out of range or inexactly
+   subnormal, int64 exponents past int's range clamped. Each case runs as
+   1031 elements in every layout and with the exponent a 0-d scalar. */
+typedef struct { NclDType m, e; double a; int64_t n; double r; int flags; } ldexp_case;
+#define LDEXP_BOTH_(M, a, n, r, f) {M, NCL_INT32, a, n, r, f}, {M, NCL_INT64, a, n, r, f},
+static const ldexp_case ldexp_cases[] = {
+    LDEXP_BOTH_(NCL_FLOAT64, 1.0, 2000, INFINITY, NCL_FPE_OVERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT64, 1.0, -1075, 0.0, NCL_FPE_UNDERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT64, 1.5, -1074, 2 * DBL_TRUE_MIN, NCL_FPE_UNDERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT64, 1.0, -1074, DBL_TRUE_MIN, 0)
+    LDEXP_BOTH_(NCL_FLOAT64, -0.0, 5, -0.0, 0)
+    LDEXP_BOTH_(NCL_FLOAT64, -INFINITY, -5, -INFINITY, 0)
+    LDEXP_BOTH_(NCL_FLOAT64, NAN, 3, NAN, 0)
+    LDEXP_BOTH_(NCL_FLOAT64, 3.0, 2147483647, INFINITY, NCL_FPE_OVERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT64, 3.0, -2147483647 - 1, 0.0, NCL_FPE_UNDERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT64, -0.75, 10, -768.0, 0)
+    LDEXP_BOTH_(NCL_FLOAT32, 1.0, -149, FLT_TRUE_MIN, 0)
+    LDEXP_BOTH_(NCL_FLOAT32, 1.5, -149, 2 * FLT_TRUE_MIN, NCL_FPE_UNDERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT32, 1.0, 128, INFINITY, NCL_FPE_OVERFLOW)
+    LDEXP_BOTH_(NCL_FLOAT32, 1.0, 127, 0x1p127, 0)
+    LDEXP_BOTH_(NCL_FLOAT32, -3.0, -1074, -0.0, NCL_FPE_UNDERFLOW)
+    {NCL_FLOAT64, NCL_INT64, 3.0, INT64_C(1) << 40, INFINITY, NCL_FPE_OVERFLOW},
+    {NCL_FLOAT64, NCL_INT64, 3.0, -(INT64_C(1) << 40), 0.0, NCL_FPE_UNDERFLOW},
+    {NCL_FLOAT64, NCL_INT64, 0.0, INT64_MAX, 0.0, 0},
+    {NCL_FLOAT32, NCL_INT64, -3.0, INT64_MIN, -0.0, NCL_FPE_UNDERFLOW},
+    {NCL_FLOAT32, NCL_INT64, 3.0, INT64_MAX, INFINITY, NCL_FPE_OVERFLOW},
+};
+#undef LDEXP_BOTH_
+#define NLDEXP ((int)(sizeof ldexp_cases / sizeof ldexp_cases[0]))
+
+static void check_ldexp_out(const ldexp_case *c, const NclArray *out, int64_t n, const char *what)
+{
+    ck_assert_msg(NclArrayDType(out) == c->m, "%s: result dtype %s", what,
+                  NclDTypeName(NclArrayDType(out)));
+    const int flags = NclGetFPErrors();
+    ck_assert_msg(flags == c->flags, "%s: flags %#x, expected %#x", what, flags, c->flags);
+    for (int64_t i = 0; i < n; i++) {
+        const double r = ncl_test_get_d(out, i);
+        ck_assert_msg(isnan(c->r) ? isnan(r) : r == c->r && !signbit(r) == !signbit(c->r),
+                      "%s: element %lld is %a, expected %a", what, (long long)i, r, c->r);
+    }
+}
+
+START_TEST(t_ldexp)
+{
+    const ldexp_case *c = &ldexp_cases[_i];
+    const int64_t n = 1031;
+    char what[160];
+    NclArray *a = ncl_test_new(c->m, 1, NCL_DIMS(n)), *e = ncl_test_new(c->e, 1, NCL_DIMS(n));
+    NclArray *e0 = ncl_test_new(c->e, 0, NULL);
+    for (int64_t i = 0; i < n; i++) {
+        ncl_test_set_d(a, i, c->a);
+        ncl_test_set_i(e, i, c->n);
+    }
+    ncl_test_set_i(e0, 0, c->n);
+    for (int l = 0; l < NCL_TEST_NLAYOUTS; l++) {
+        NclArray *la = ncl_test_layout_of(a, (ncl_test_layout)l);
+        NclArray *le = ncl_test_layout_of(e, (ncl_test_layout)l), *out = NULL;
+        snprintf(what, sizeof what, "ldexp(%s %a, %s %lld) %s", NclDTypeName(c->m), c->a,
+                 NclDTypeName(c->e), (long long)c->n, ncl_test_layout_name((ncl_test_layout)l));
+        NCL_CHECK_OK(NclBinary(NCL_LDEXP, la, le, &out, NULL));
+        check_ldexp_out(c, out, n, what);
+        NclArrayRelease(out);
+        out = NULL;
+        NCL_CHECK_OK(NclBinary(NCL_LDEXP, la, e0, &out, NULL));
+        check_ldexp_out(c, out, n, what);
+        NclArrayRelease(out);
+        NclArrayRelease(la);
+        NclArrayRelease(le);
+    }
+    NclArrayRelease(a);
+    NclArrayRelease(e);
+    NclArrayRelease(e0);
+}
+END_TEST
+
+/* ldexp's type resolution, NumPy's search over its four loops: the first
+   whose mantissa and exponent dtypes the operands cast to safely; exactly
+   those four signatures have kernel chains. */
+START_TEST(t_ldexp_resolution)
+{
+    static const struct { NclDType a, b, out; } cases[] = {
+        {NCL_INT8, NCL_INT8, NCL_FLOAT32},       {NCL_FLOAT32, NCL_INT64, NCL_FLOAT32},
+        {NCL_INT16, NCL_UINT32, NCL_FLOAT32},    {NCL_INT64, NCL_INT32, NCL_FLOAT64},
+        {NCL_FLOAT64, NCL_BOOL, NCL_FLOAT64},    {NCL_UINT8, NCL_UINT16, NCL_FLOAT32},
+        {NCL_FLOAT64, NCL_UINT64, NCL_NTYPES},   {NCL_FLOAT64, NCL_FLOAT32, NCL_NTYPES},
+        {NCL_FLOAT32, NCL_FLOAT64, NCL_NTYPES},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        NclArray *a = ncl_test_arr(cases[k].a, 1, NCL_DIMS(3), 1, 2, 3);
+        NclArray *b = ncl_test_arr(cases[k].b, 1, NCL_DIMS(3), 1, 0, 1);
+        NclArray *out = NULL;
+        const NclStatus st = NclBinary(NCL_LDEXP, a, b, &out, NULL);
+        if (cases[k].out == NCL_NTYPES) {
+            ck_assert_msg(st == NCL_ERR_DTYPE && out == NULL, "ldexp(%s, %s): status %d",
+                          NclDTypeName(cases[k].a), NclDTypeName(cases[k].b), (int)st);
+            NCL_CHECK_MESSAGE_HAS("ldexp");
+        } else {
+            ck_assert_msg(st == NCL_OK, "ldexp(%s, %s): %s", NclDTypeName(cases[k].a),
+                          NclDTypeName(cases[k].b), NclLastError());
+            ck_assert_int_eq(NclArrayDType(out), cases[k].out);
+            ck_assert(ncl_test_get_d(out, 0) == 2.0 && ncl_test_get_d(out, 1) == 2.0 &&
+                      ncl_test_get_d(out, 2) == 6.0);
+            NclArrayRelease(out);
+        }
+        NclArrayRelease(a);
+        NclArrayRelease(b);
+    }
+    for (int m = 0; m < NCL_NTYPES; m++)
+        for (int e = 0; e < NCL_NTYPES; e++) {
+            const NclDType sig[3] = {(NclDType)m, (NclDType)e, (NclDType)m};
+            const int want = (m == NCL_FLOAT32 || m == NCL_FLOAT64) && (e == NCL_INT32 || e == NCL_INT64);
+            const NclStatus st = NclKernelRun(NCL_SUBSYSTEM_BINARY, NCL_LDEXP, sig, NULL, 0, NULL);
+            ck_assert_msg((st == NCL_OK) == want, "ldexp kernel (%s, %s): status %d",
+                          NclDTypeName(sig[0]), NclDTypeName(sig[1]), (int)st);
+        }
 }
 END_TEST
 
@@ -1338,6 +1515,8 @@ static Suite *binary_kernels_suite(void)
     tcase_add_test(tc, t_power_negative_exponent);
     tcase_add_test(tc, t_bool_truth_bytes);
     tcase_add_test(tc, t_minmax_keep_earlier_invalid);
+    tcase_add_loop_test(tc, t_ldexp, 0, NLDEXP);
+    tcase_add_test(tc, t_ldexp_resolution);
     tc = ncl_test_tcase(s, "loops");
     tcase_add_loop_test(tc, t_loop_matrix, 0, NOPS * NCL_NTYPES);
     tc = ncl_test_tcase(s, "registration");

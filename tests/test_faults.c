@@ -491,6 +491,29 @@ static NclStatus fn_create(NclCreateOp op, NclDType dt, int ndim, const int64_t 
     return NclCreate(op, &p, out);
 }
 
+/* The ops of two outputs allocate both: a failure of the second must free
+   the first and leave both slots NULL. The first output is the entry's
+   result, the second is released here. */
+static NclStatus two_outputs(NclStatus st, NclArray **slots, NclArray **o)
+{
+    if (st != NCL_OK) return slots[0] || slots[1] ? NCL_ERR_HOOK : st;
+    NclArrayRelease(slots[1]);
+    *o = slots[0];
+    return st;
+}
+static NclStatus fn_divmod(fx *f, NclArray **o)
+{
+    NclArray *slots[2] = {NULL, NULL};
+    return two_outputs(NclBinaryN(NCL_DIVMOD, f->a[A_F64], f->a[A_POS], 2, slots, NULL), slots, o);
+}
+static NclStatus fn_frexp_where(fx *f, NclArray **o)
+{
+    NclArray *slots[2] = {NULL, NULL};
+    NclParams p = NCL_PARAMS_INIT;
+    p.where = f->a[A_B];
+    return two_outputs(NclUnaryN(NCL_FREXP, f->a[A_MIS], 2, slots, &p), slots, o);
+}
+
 static NclStatus fn_empty(fx *f, NclArray **o) { (void)f; return NclEmpty(NCL_FLOAT64, 2, NCL_DIMS(5, 7), o); }
 static NclStatus fn_empty0(fx *f, NclArray **o) { (void)f; return NclEmpty(NCL_INT16, 1, NCL_DIMS(0), o); }
 static NclStatus fn_empty_0d(fx *f, NclArray **o) { (void)f; return NclEmpty(NCL_UINT8, 0, NULL, o); }
@@ -707,6 +730,8 @@ static const entry entries[] = {
        E_SOME, 0),
     OP("NclBinary(divide) int32 / int8", K_BINARY, NCL_DIVIDE, A_I32, A_I8, N_, P_NULL, AP, N_,
        E_SOME, 0),
+    FN("NclBinaryN(divmod), two outputs allocated", fn_divmod, E_SOME, 0),
+    FN("NclUnaryN(frexp) where=, two outputs allocated", fn_frexp_where, E_SOME, 0),
     OP("NclBinary(floor_divide) int32", K_BINARY, NCL_FLOOR_DIVIDE, A_I32, A_I8, N_, P_NULL, AP,
        N_, E_SOME, 0),
     OP("NclBinary(add) x + x into reversed x", K_BINARY, NCL_ADD, A_I32, A_I32, N_, P_NULL,

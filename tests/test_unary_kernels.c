@@ -58,6 +58,11 @@ static const op_info ops[] = {
     {NCL_SUBSYSTEM_UNARY, NCL_RINT, "rint", K_FLOAT, 0},
     {NCL_SUBSYSTEM_UNARY, NCL_INVERT, "invert", K_BOOL | K_INT, 0},
     {NCL_SUBSYSTEM_UNARY, NCL_LOGICAL_NOT, "logical_not", K_ALL, 0},
+    {NCL_SUBSYSTEM_UNARY, NCL_DEG2RAD, "deg2rad", K_FLOAT, 0},
+    {NCL_SUBSYSTEM_UNARY, NCL_RAD2DEG, "rad2deg", K_FLOAT, 0},
+    {NCL_SUBSYSTEM_UNARY, NCL_SPACING, "spacing", K_FLOAT, 0},
+    {NCL_SUBSYSTEM_UNARY, NCL_CONJUGATE, "conjugate", K_NUM, 0},
+    {NCL_SUBSYSTEM_UNARY, NCL_FABS, "fabs", K_FLOAT, 0},
     {NCL_SUBSYSTEM_ISUNARY, NCL_IS_NAN, "isnan", K_ALL, 0},
     {NCL_SUBSYSTEM_ISUNARY, NCL_IS_INF, "isinf", K_ALL, 0},
     {NCL_SUBSYSTEM_ISUNARY, NCL_IS_FINITE, "isfinite", K_ALL, 0},
@@ -212,7 +217,7 @@ static uint64_t ref_int(int op, NclDType t, uint64_t x, int *flags)
     const int64_t sx = (int64_t)x;
     switch (op) {
     case NCL_NEGATIVE: return 0u - x;
-    case NCL_POSITIVE: return x;
+    case NCL_POSITIVE: case NCL_CONJUGATE: return x;
     case NCL_ABSOLUTE: return (t == NCL_BOOL) ? (x != 0) : (sgn && sx < 0) ? 0u - x : x;
     case NCL_SIGN: return sgn ? (uint64_t)(int64_t)((sx > 0) - (sx < 0)) : (x != 0);
     case NCL_SQUARE: return x * x;
@@ -238,6 +243,14 @@ static double ref_float(int op, double x)
     case NCL_CEIL: return ceil(x);
     case NCL_TRUNC: return trunc(x);
     case NCL_RINT: return rint(x);
+    /* NumPy's constants: pi/180 and 180/pi rounded to double */
+    case NCL_DEG2RAD: return x * 0x1.1df46a2529d39p-6;
+    case NCL_RAD2DEG: return x * 0x1.ca5dc1a63c1f8p+5;
+    /* NumPy: the least subnormal for both zeros, NaN for both infinities */
+    case NCL_SPACING:
+        return isinf(x) ? NAN : x == 0 ? DBL_TRUE_MIN : nextafter(x, copysign(INFINITY, x)) - x;
+    case NCL_CONJUGATE: return x;
+    case NCL_FABS: return fabs(x);
     default: ck_abort_msg("ref_float: op %d", op); return 0;
     }
 }
@@ -256,6 +269,13 @@ static float ref_float32(int op, float x)
     case NCL_CEIL: return ceilf(x);
     case NCL_TRUNC: return truncf(x);
     case NCL_RINT: return rintf(x);
+    /* NumPy's float constants: pi/180 and 180/pi divided in float */
+    case NCL_DEG2RAD: return x * 0x1.1df46ap-6f;
+    case NCL_RAD2DEG: return x * 0x1.ca5dcp+5f;
+    case NCL_SPACING:
+        return isinf(x) ? NAN : x == 0 ? FLT_TRUE_MIN : nextafterf(x, copysignf(INFINITY, x)) - x;
+    case NCL_CONJUGATE: return x;
+    case NCL_FABS: return fabsf(x);
     default: ck_abort_msg("ref_float32: op %d", op); return 0;
     }
 }

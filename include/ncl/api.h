@@ -219,7 +219,12 @@ NCL_BEGIN_DECLS
     X(NclStatus, ReduceChunks, (NclReduceOp op, const NclArray *values, NclArray **out))    \
     X(NclStatus, ReduceChunksLo, (NclReduceOp op, const NclArray *values,                  \
                                   const NclArray *lo, const NclArray *runs, NclArray **out,  \
-                                  NclArray **lo_out))
+                                  NclArray **lo_out))                                      \
+    X(int, OpOutputs, (NclSubsystem s, int op))                                            \
+    X(NclStatus, UnaryN, (NclUnaryOp op, const NclArray *a, int nout, NclArray **out,      \
+                          const NclParams *params))                                        \
+    X(NclStatus, BinaryN, (NclBinaryOp op, const NclArray *a, const NclArray *b, int nout, \
+                           NclArray **out, const NclParams *params))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

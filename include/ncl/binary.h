@@ -68,7 +68,25 @@ NCL_BEGIN_DECLS
     /** a or b, each read as truth, as bool. */                                     \
     X(NCL_LOGICAL_OR, "logical_or")                                                 \
     /** Exactly one of a and b true, as bool. */                                    \
-    X(NCL_LOGICAL_XOR, "logical_xor")
+    X(NCL_LOGICAL_XOR, "logical_xor")                                               \
+    /** Step function: 0 for a < 0, b for a == 0, 1 for a > 0, NaN for NaN. */      \
+    X(NCL_HEAVISIDE, "heaviside")                                                   \
+    /** log(exp(a) + exp(b)) without overflow, as NumPy computes it (floats). */    \
+    X(NCL_LOGADDEXP, "logaddexp")                                                   \
+    /** log2(2**a + 2**b) without overflow, as NumPy computes it (floats). */       \
+    X(NCL_LOGADDEXP2, "logaddexp2")                                                 \
+    /** The next float after a in the direction of b (floats). */                   \
+    X(NCL_NEXTAFTER, "nextafter")                                                   \
+    /** Greatest common divisor of |a| and |b|, gcd(0, 0) = 0 (integers). */        \
+    X(NCL_GCD, "gcd")                                                               \
+    /** Least common multiple of |a| and |b|, wrapped; 0 if one is 0 (integers). */ \
+    X(NCL_LCM, "lcm")                                                               \
+    /** a ** b computed in float64 whatever the operands (NumPy: float_power). */   \
+    X(NCL_FLOAT_POWER, "float_power")                                               \
+    /** a * 2**b for a float a and an int32 or int64 exponent b. */                 \
+    X(NCL_LDEXP, "ldexp")                                                           \
+    /** Two outputs (NclBinaryN): floor_divide(a, b) and remainder(a, b). */        \
+    X(NCL_DIVMOD, "divmod")
 
 /** The Binary ops, from NCL_BINARY_OP_LIST, numbered from 0. */
 typedef enum NclBinaryOp {
@@ -94,9 +112,10 @@ typedef enum NclBinaryOp {
  *                into (@ref ncl_subsystems).
  * @param params  NULL, or the options (where, dtype, casting).
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a, b or out NULL;
- *         params malformed (size, dtype, casting); a provided output that
- *         overlaps itself; POWER of integers with a negative exponent.
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range, or an op of two
+ *         outputs (call NclBinaryN); a, b or out NULL; params malformed
+ *         (size, dtype, casting); a provided output that overlaps itself;
+ *         POWER of integers with a negative exponent.
  * @retval NCL_ERR_BROADCAST  a and b, or the where mask and the output,
  *         do not broadcast.
  * @retval NCL_ERR_SHAPE  a provided output whose shape a and b do not
@@ -112,6 +131,29 @@ typedef enum NclBinaryOp {
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArray **out, const NclParams *params);
+
+/**
+ * NclBinary for an op of any number of outputs (NclOpOutputs): NCL_DIVMOD
+ * has two. `out` points to nout slots, each meaning what NclBinary's
+ * `*out` means: NULL receives a new array of the broadcast shape, an array
+ * is written into. The outputs may not overlap each other; an output may
+ * be an input exactly. On failure every slot holds what it held and
+ * nothing is written. The Binary chain's hooks get this `out` as it is.
+ *
+ * @param op      the function.
+ * @param a       the first operand.
+ * @param b       the second operand.
+ * @param nout    the number of slots at out: NclOpOutputs(NCL_SUBSYSTEM_BINARY, op).
+ * @param out     nout output slots.
+ * @param params  NULL, or the options (where, dtype, casting), for every
+ *                output alike.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  as NclBinary; also nout not the op's
+ *         number of outputs, or two provided outputs that overlap.
+ * Every other status as NclBinary, for any of the outputs.
+ */
+NCL_API NclStatus NclBinaryN(NclBinaryOp op, const NclArray *a, const NclArray *b, int nout,
+                             NclArray **out, const NclParams *params);
 
 /** The function of a Binary hook node (NclHook::fn.binary): NclBinary's
     parameters with the node itself in front. It may handle the call,

@@ -90,6 +90,19 @@ typedef enum NclSubsystem {
     NCL_SUBSYSTEM_COUNT ///< How many subsystems there are; not a subsystem.
 } NclSubsystem;
 
+/**
+ * How many outputs op of subsystem s writes, as NumPy's `ufunc.nout`: 2 for
+ * NCL_FREXP and NCL_MODF (Unary) and NCL_DIVMOD (Binary), 1 for every other
+ * op. A call of a two-output op goes through NclUnaryN or NclBinaryN, whose
+ * `out` points to that many slots; the hooks of the subsystem's chain get
+ * the same `out`, so a hook that handles an op reads NclOpOutputs(s, op)
+ * slots there, and one that passes calls on needs to know nothing.
+ * @param s   the subsystem.
+ * @param op  the op in s.
+ * @return 1 or 2; 0 when s or op is out of range.
+ */
+NCL_API int NclOpOutputs(NclSubsystem s, int op);
+
 /** @} */
 
 /**

@@ -91,7 +91,21 @@ NCL_BEGIN_DECLS
     /** Bitwise not (integers; logical not for bool). */                            \
     X(NCL_INVERT, "invert")                                                         \
     /** Not a, a read as truth (non-zero), as bool. */                              \
-    X(NCL_LOGICAL_NOT, "logical_not")
+    X(NCL_LOGICAL_NOT, "logical_not")                                               \
+    /** Degrees to radians, a * (pi / 180) (floats; also radians). */               \
+    X(NCL_DEG2RAD, "deg2rad")                                                       \
+    /** Radians to degrees, a * (180 / pi) (floats; also degrees). */               \
+    X(NCL_RAD2DEG, "rad2deg")                                                       \
+    /** Gap from a to the next float away from 0 (for 0: the least subnormal). */   \
+    X(NCL_SPACING, "spacing")                                                       \
+    /** Complex conjugate: a itself for the real dtypes (integers and floats). */   \
+    X(NCL_CONJUGATE, "conjugate")                                                   \
+    /** |a| with the sign bit cleared, NaN included (floats). */                    \
+    X(NCL_FABS, "fabs")                                                             \
+    /** Two outputs (NclUnaryN): mantissa in [0.5, 1) and int32 exponent. */        \
+    X(NCL_FREXP, "frexp")                                                           \
+    /** Two outputs (NclUnaryN): fractional and integral parts, both signed. */     \
+    X(NCL_MODF, "modf")
 
 /** The accuracy tier of the transcendental float functions, per thread. */
 typedef enum NclAccuracy {
@@ -120,9 +134,9 @@ typedef enum NclUnaryOp {
  *                (@ref ncl_subsystems).
  * @param params  NULL, or the options (where, dtype, casting).
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a or out NULL; params
- *         malformed (size, dtype, casting); a provided output that
- *         overlaps itself.
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range, or an op of two
+ *         outputs (call NclUnaryN); a or out NULL; params malformed (size,
+ *         dtype, casting); a provided output that overlaps itself.
  * @retval NCL_ERR_BROADCAST  the where mask and the output do not
  *         broadcast.
  * @retval NCL_ERR_SHAPE  a provided output whose shape a does not
@@ -138,6 +152,28 @@ typedef enum NclUnaryOp {
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclUnary(NclUnaryOp op, const NclArray *a, NclArray **out, const NclParams *params);
+
+/**
+ * NclUnary for an op of any number of outputs (NclOpOutputs): NCL_FREXP
+ * and NCL_MODF have two. `out` points to nout slots, each meaning what
+ * NclUnary's `*out` means: NULL receives a new array of a's shape, an array
+ * is written into. The outputs may not overlap each other; an output may
+ * be an input exactly. On failure every slot holds what it held and
+ * nothing is written. The Unary chain's hooks get this `out` as it is.
+ *
+ * @param op      the function.
+ * @param a       the operand.
+ * @param nout    the number of slots at out: NclOpOutputs(NCL_SUBSYSTEM_UNARY, op).
+ * @param out     nout output slots.
+ * @param params  NULL, or the options (where, dtype, casting), for every
+ *                output alike.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  as NclUnary; also nout not the op's
+ *         number of outputs, or two provided outputs that overlap.
+ * Every other status as NclUnary, for any of the outputs.
+ */
+NCL_API NclStatus NclUnaryN(NclUnaryOp op, const NclArray *a, int nout, NclArray **out,
+                            const NclParams *params);
 
 /** The function of a Unary hook node (NclHook::fn.unary): NclUnary's
     parameters with the node itself in front. It may handle the call,

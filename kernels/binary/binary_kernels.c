@@ -1,7 +1,8 @@
 /*
  * binary_kernels.c: NCLib's built-in inner loops of the Binary subsystem, one
  * strided kernel per (op, dtype) loop that NumPy 1.24 has for these dtypes,
- * a few fused-cast kernels for mixed operands (below), and the table (ncl_k_binary_table) through which the registry puts each at
+ * a few fused-cast kernels for mixed operands (below), float_power's and
+ * ldexp's loops, which are not one dtype each, and the table (ncl_k_binary_table) through which the registry puts each at
  * the tail of its level-2 chain.
  *
  * The element semantics live in binary_ops.h; this file only stamps the
@@ -75,10 +76,19 @@ NCL_KINLINE int ncl_bk_any_negative(const char *p, int64_t n, int64_t step, size
         ncl_bop_invalid_leave(before);                                                        \
         return st;                                                                            \
     }
-#define NCL_BK_OUT_same(E) E
-#define NCL_BK_OUT_bool(E) NCL_BOOL
-#define NCL_BK_OUT_spow(E) E
-#define NCL_BK_OUT_fmm(E) E
+/* divmod's loops write two outputs. */
+#define NCL_BK_DEF_two(op, s, T, k) NCL_DEFINE_BINARY2_KERNEL(ncl_k_##op##_##s, T, T, T, T, ncl_bop_##op##_##s)
+/* Each loop shape's signature and its length. */
+#define NCL_BK_SIG_same(E) {E, E, E, 0}
+#define NCL_BK_SIG_bool(E) {E, E, NCL_BOOL, 0}
+#define NCL_BK_SIG_spow(E) {E, E, E, 0}
+#define NCL_BK_SIG_fmm(E) {E, E, E, 0}
+#define NCL_BK_SIG_two(E) {E, E, E, E}
+#define NCL_BK_NARGS_same 3
+#define NCL_BK_NARGS_bool 3
+#define NCL_BK_NARGS_spow 3
+#define NCL_BK_NARGS_fmm 3
+#define NCL_BK_NARGS_two 4
 
 #define NCL_BK_KERNEL_(OPE, op, OP, set, loop, s, T, k) NCL_BOP_IF_##set##_##k(NCL_BK_DEF_##loop(op, s, T, k))
 #define NCL_BK_DTYPE_(E, s, T, name, k) NCL_BOP_OP_LIST(NCL_BK_KERNEL_, s, T, k)
@@ -120,18 +130,37 @@ NCL_BK_FUSED_TYPES(NCL_BK_FUSED_DEF_, NCL_BK_FUSED_TYPE_)
     {NCL_SUBSYSTEM_BINARY, 3, OPE, {NCL_FLOAT64, E, NCL_FLOAT64, 0}, ncl_k_##op##_f64_##s,    \
      "ncl_k_" #op "_f64_" #s},
 
+/* ---- float_power's one loop and ldexp's four (binary_ops.h) ----------------- */
+NCL_DEFINE_BINARY_KERNEL(ncl_k_float_power_f64, double, double, double, ncl_bop_float_power_f64)
+#define NCL_BK_LDEXP_LOOPS(X)                                                                 \
+    X(f32, float, NCL_FLOAT32, i32, int32_t, NCL_INT32)                                       \
+    X(f32, float, NCL_FLOAT32, i64, int64_t, NCL_INT64)                                       \
+    X(f64, double, NCL_FLOAT64, i32, int32_t, NCL_INT32)                                      \
+    X(f64, double, NCL_FLOAT64, i64, int64_t, NCL_INT64)
+#define NCL_BK_LDEXP_DEF_(s, T, E, si, TI, EI) \
+    NCL_DEFINE_BINARY_KERNEL(ncl_k_ldexp_##s##_##si, T, TI, T, ncl_bop_ldexp_##s##_##si)
+NCL_BK_LDEXP_LOOPS(NCL_BK_LDEXP_DEF_)
+#define NCL_BK_LDEXP_ENTRY_(s, T, E, si, TI, EI)                                              \
+    {NCL_SUBSYSTEM_BINARY, 3, NCL_LDEXP, {E, EI, E, 0}, ncl_k_ldexp_##s##_##si,               \
+     "ncl_k_ldexp_" #s "_" #si},
+
 #define NCL_BK_ENTRY_(OPE, op, OP, set, loop, E, s, k)                                 \
-    NCL_BOP_IF_##set##_##k({NCL_SUBSYSTEM_BINARY, 3, OPE, {E, E, NCL_BK_OUT_##loop(E), 0}, \
+    NCL_BOP_IF_##set##_##k({NCL_SUBSYSTEM_BINARY, NCL_BK_NARGS_##loop, OPE, NCL_BK_SIG_##loop(E), \
                             ncl_k_##op##_##s, "ncl_k_" #op "_" #s},)
 #define NCL_BK_DTYPE_(E, s, T, name, k) NCL_BOP_OP_LIST(NCL_BK_ENTRY_, E, s, k)
 const ncl_kernel_entry ncl_k_binary_table[] = {
     NCL_DTYPE_LIST(NCL_BK_DTYPE_)
     NCL_BK_FUSED_TYPES(NCL_BK_FUSED_ENTRY_, NCL_BK_FUSED_TYPE_)
+    {NCL_SUBSYSTEM_BINARY, 3, NCL_FLOAT_POWER, {NCL_FLOAT64, NCL_FLOAT64, NCL_FLOAT64, 0},
+     ncl_k_float_power_f64, "ncl_k_float_power_f64"},
+    NCL_BK_LDEXP_LOOPS(NCL_BK_LDEXP_ENTRY_)
 };
 #undef NCL_BK_DTYPE_
 #undef NCL_BK_ENTRY_
 #undef NCL_BK_FUSED_ENTRY_
 #undef NCL_BK_FUSED_TYPE_
 #undef NCL_BK_FUSED_DEF_
+#undef NCL_BK_LDEXP_DEF_
+#undef NCL_BK_LDEXP_ENTRY_
 
 const size_t ncl_k_binary_count = sizeof ncl_k_binary_table / sizeof ncl_k_binary_table[0];

@@ -26,6 +26,7 @@
 #define NCL_BINARY_OPS_H
 
 #include <fenv.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include "ncl_kernel.h"
@@ -468,19 +469,177 @@ NCL_KINLINE uint64_t ncl_bop_shl64(uint64_t x, uint64_t n) { return x << n; } /*
 #define NCL_BOP_LOGICAL_XOR_u NCL_BOP_LOGICAL_XOR_b
 #define NCL_BOP_LOGICAL_XOR_f NCL_BOP_LOGICAL_XOR_b
 
+/* ---- heaviside, logaddexp, logaddexp2, nextafter: floats only ----------------
+   heaviside(a, h): NaN (the default quiet NaN, whatever a's sign) for NaN
+   a, h for a == ±0, else 0 or 1 by a's sign; raises nothing.
+   logaddexp: NumPy's formula, step for step, so that the bits and the
+   flags are its own: a == b (equal infinities included) gives a + ln 2;
+   else with d = a - b the larger operand plus log1p(exp(-|d|)). A NaN d
+   (a NaN operand, or inf - inf) is returned as it is and raises INVALID,
+   as NumPy's ordered compare of it does. logaddexp2 is the same in base 2:
+   a + 1 on a tie, log1p scaled by log2(e). NumPy's float32 loops call the
+   float functions (expf, log1pf), which is why these do too.
+   nextafter: C99's, whose UNDERFLOW for a subnormal or zero result and
+   OVERFLOW past the largest float NumPy reports as well. */
+NCL_KINLINE double ncl_bop_heaviside_f64(double a, double b, int *e)
+{
+    (void)e;
+    if (isnan(a)) return (double)NAN;
+    if (a == 0) return b;
+    return signbit(a) ? 0.0 : 1.0;
+}
+
+NCL_KINLINE float ncl_bop_heaviside_f32(float a, float b, int *e)
+{
+    (void)e;
+    if (isnan(a)) return NAN;
+    if (a == 0) return b;
+    return signbit(a) ? 0.0f : 1.0f;
+}
+
+#define NCL_BOP_LN2 0.693147180559945309417232121458176568
+#define NCL_BOP_LOG2E 1.442695040888963407359924681001892137
+NCL_KINLINE double ncl_bop_logaddexp_f64(double a, double b, int *e)
+{
+    if (a == b) return a + NCL_BOP_LN2;
+    const double d = a - b;
+    if (isnan(d)) {
+        *e |= NCL_FPE_INVALID;
+        return d;
+    }
+    return d > 0 ? a + log1p(exp(-d)) : b + log1p(exp(d));
+}
+
+NCL_KINLINE float ncl_bop_logaddexp_f32(float a, float b, int *e)
+{
+    if (a == b) return a + (float)NCL_BOP_LN2;
+    const float d = a - b;
+    if (isnan(d)) {
+        *e |= NCL_FPE_INVALID;
+        return d;
+    }
+    return d > 0 ? a + log1pf(expf(-d)) : b + log1pf(expf(d));
+}
+
+NCL_KINLINE double ncl_bop_logaddexp2_f64(double a, double b, int *e)
+{
+    if (a == b) return a + 1.0;
+    const double d = a - b;
+    if (isnan(d)) {
+        *e |= NCL_FPE_INVALID;
+        return d;
+    }
+    return d > 0 ? a + NCL_BOP_LOG2E * log1p(exp2(-d)) : b + NCL_BOP_LOG2E * log1p(exp2(d));
+}
+
+NCL_KINLINE float ncl_bop_logaddexp2_f32(float a, float b, int *e)
+{
+    if (a == b) return a + 1.0f;
+    const float d = a - b;
+    if (isnan(d)) {
+        *e |= NCL_FPE_INVALID;
+        return d;
+    }
+    return d > 0 ? a + (float)NCL_BOP_LOG2E * log1pf(exp2f(-d))
+                 : b + (float)NCL_BOP_LOG2E * log1pf(exp2f(d));
+}
+
+NCL_KINLINE float ncl_bop_nextafter_f32(float a, float b, int *e) { (void)e; return nextafterf(a, b); }
+NCL_KINLINE double ncl_bop_nextafter_f64(double a, double b, int *e) { (void)e; return nextafter(a, b); }
+
+/* ---- gcd, lcm: integers ---------------------------------------------------------
+   On the magnitudes, taken in uint64_t (exact, |INT64_MIN| included);
+   gcd(0, 0) = 0 and lcm is 0 when either operand is. The result is cut to
+   the dtype, so gcd(MIN, 0) and gcd(MIN, MIN) wrap to MIN and lcm wraps
+   modulo 2^width, as NumPy's (which computes in the unsigned type of at
+   least int's width and casts back). gcd is Stein's binary method: shifts
+   and subtractions, no division. */
+NCL_KINLINE uint64_t ncl_bop_ugcd(uint64_t a, uint64_t b)
+{
+    if (a == 0) return b;
+    if (b == 0) return a;
+    const int k = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        if (a > b) {
+            const uint64_t t = a;
+            a = b;
+            b = t;
+        }
+        b -= a;
+    } while (b != 0);
+    return a << k;
+}
+
+NCL_KINLINE uint64_t ncl_bop_ulcm(uint64_t a, uint64_t b)
+{
+    const uint64_t g = ncl_bop_ugcd(a, b);
+    return g == 0 ? 0 : a / g * b;
+}
+
+NCL_KINLINE uint64_t ncl_bop_mag(int64_t a) { return a < 0 ? 0u - (uint64_t)a : (uint64_t)a; }
+
+#define NCL_BOP_GCD_i(s, T) \
+    NCL_KINLINE T ncl_bop_gcd_##s(T a, T b, int *e) { (void)e; return (T)ncl_bop_ugcd(ncl_bop_mag(a), ncl_bop_mag(b)); }
+#define NCL_BOP_GCD_u(s, T) \
+    NCL_KINLINE T ncl_bop_gcd_##s(T a, T b, int *e) { (void)e; return (T)ncl_bop_ugcd(a, b); }
+#define NCL_BOP_LCM_i(s, T) \
+    NCL_KINLINE T ncl_bop_lcm_##s(T a, T b, int *e) { (void)e; return (T)ncl_bop_ulcm(ncl_bop_mag(a), ncl_bop_mag(b)); }
+#define NCL_BOP_LCM_u(s, T) \
+    NCL_KINLINE T ncl_bop_lcm_##s(T a, T b, int *e) { (void)e; return (T)ncl_bop_ulcm(a, b); }
+
+/* ---- float_power, ldexp: loops outside the one-dtype pattern --------------------
+   float_power has one loop, float64 (every operand is cast there), and is
+   C's pow. ldexp(a, n) has four, a float32 or float64 mantissa with an
+   int32 or int64 exponent: C's ldexp, exact unless the result overflows
+   (OVERFLOW) or lands in the subnormal range inexactly (UNDERFLOW); an
+   int64 exponent beyond int's range is clamped to it, which changes no
+   result (2^±2^31 overflows or vanishes either way). Their kernels and
+   table entries are written out in binary_kernels.c. */
+NCL_KINLINE double ncl_bop_float_power_f64(double a, double b, int *e) { (void)e; return pow(a, b); }
+
+NCL_KINLINE int ncl_bop_int_exponent(int64_t n)
+{
+    return n > INT_MAX ? INT_MAX : n < INT_MIN ? INT_MIN : (int)n;
+}
+NCL_KINLINE float ncl_bop_ldexp_f32_i32(float a, int32_t n, int *e) { (void)e; return ldexpf(a, n); }
+NCL_KINLINE float ncl_bop_ldexp_f32_i64(float a, int64_t n, int *e) { (void)e; return ldexpf(a, ncl_bop_int_exponent(n)); }
+NCL_KINLINE double ncl_bop_ldexp_f64_i32(double a, int32_t n, int *e) { (void)e; return ldexp(a, n); }
+NCL_KINLINE double ncl_bop_ldexp_f64_i64(double a, int64_t n, int *e) { (void)e; return ldexp(a, ncl_bop_int_exponent(n)); }
+
+/* ---- divmod: two outputs ----------------------------------------------------------
+   (floor_divide(a, b), remainder(a, b)), each exactly as that op computes
+   it; the flags are the union of theirs, as NumPy's divmod raises them
+   (1.0 divmod 0.0: DIVIDE from the quotient, INVALID from the modulus). */
+#define NCL_BOP_DIVMOD_i(s, T)                                                          \
+    NCL_KINLINE T ncl_bop_divmod_##s(T a, T b, T *r, int *e)                            \
+    {                                                                                   \
+        *r = ncl_bop_remainder_##s(a, b, e);                                            \
+        return ncl_bop_floor_divide_##s(a, b, e);                                       \
+    }
+#define NCL_BOP_DIVMOD_u NCL_BOP_DIVMOD_i
+#define NCL_BOP_DIVMOD_f NCL_BOP_DIVMOD_i
+
 /* Float-only ops and float variants written out above. */
 #define NCL_BOP_DIVIDE_f(s, T)
 #define NCL_BOP_ARCTAN2_f(s, T)
 #define NCL_BOP_HYPOT_f(s, T)
 #define NCL_BOP_COPYSIGN_f(s, T)
+#define NCL_BOP_HEAVISIDE_f(s, T)
+#define NCL_BOP_LOGADDEXP_f(s, T)
+#define NCL_BOP_LOGADDEXP2_f(s, T)
+#define NCL_BOP_NEXTAFTER_f(s, T)
 
 /* ---- which loops exist -----------------------------------------------------
    X(ENUM, op, OP, set, loop, ...): every Binary op with the dtype kinds it
    has a loop for, exactly NumPy 1.24's ufunc.types over these dtypes, and
    the loop's shape: same = (T, T) -> T, bool = (T, T) -> bool, spow =
    (T, T) -> T whose signed-integer loops also refuse negative exponents,
-   fmm = (T, T) -> T whose float loops restore INVALID (binary_kernels.c). Sets: all = b i u f, num = i u f, flt = f,
-   bint = b i u, int = i u. Trailing arguments are passed through to X. */
+   fmm = (T, T) -> T whose float loops restore INVALID (binary_kernels.c),
+   two = (T, T) -> (T, T). Sets: all = b i u f, num = i u f, flt = f,
+   bint = b i u, int = i u, none = loops written out by hand (float_power,
+   ldexp). Trailing arguments are passed through to X. */
 #define NCL_BOP_OP_LIST(X, ...)                                            \
     X(NCL_ADD, add, ADD, all, same, __VA_ARGS__)                           \
     X(NCL_SUBTRACT, subtract, SUBTRACT, num, same, __VA_ARGS__)            \
@@ -504,7 +663,16 @@ NCL_KINLINE uint64_t ncl_bop_shl64(uint64_t x, uint64_t n) { return x << n; } /*
     X(NCL_RIGHT_SHIFT, right_shift, RIGHT_SHIFT, int, same, __VA_ARGS__)   \
     X(NCL_LOGICAL_AND, logical_and, LOGICAL_AND, all, bool, __VA_ARGS__)   \
     X(NCL_LOGICAL_OR, logical_or, LOGICAL_OR, all, bool, __VA_ARGS__)      \
-    X(NCL_LOGICAL_XOR, logical_xor, LOGICAL_XOR, all, bool, __VA_ARGS__)
+    X(NCL_LOGICAL_XOR, logical_xor, LOGICAL_XOR, all, bool, __VA_ARGS__)   \
+    X(NCL_HEAVISIDE, heaviside, HEAVISIDE, flt, same, __VA_ARGS__)         \
+    X(NCL_LOGADDEXP, logaddexp, LOGADDEXP, flt, same, __VA_ARGS__)         \
+    X(NCL_LOGADDEXP2, logaddexp2, LOGADDEXP2, flt, same, __VA_ARGS__)      \
+    X(NCL_NEXTAFTER, nextafter, NEXTAFTER, flt, same, __VA_ARGS__)         \
+    X(NCL_GCD, gcd, GCD, int, same, __VA_ARGS__)                           \
+    X(NCL_LCM, lcm, LCM, int, same, __VA_ARGS__)                           \
+    X(NCL_FLOAT_POWER, float_power, FLOAT_POWER, none, same, __VA_ARGS__)  \
+    X(NCL_LDEXP, ldexp, LDEXP, none, same, __VA_ARGS__)                    \
+    X(NCL_DIVMOD, divmod, DIVMOD, num, two, __VA_ARGS__)
 
 /* NCL_BOP_IF_<set>_<kind>(...) keeps its arguments when the kind is in the
    set and drops them otherwise. */
@@ -530,6 +698,10 @@ NCL_KINLINE uint64_t ncl_bop_shl64(uint64_t x, uint64_t n) { return x << n; } /*
 #define NCL_BOP_IF_int_i NCL_BOP_KEEP_
 #define NCL_BOP_IF_int_u NCL_BOP_KEEP_
 #define NCL_BOP_IF_int_f NCL_BOP_DROP_
+#define NCL_BOP_IF_none_b NCL_BOP_DROP_
+#define NCL_BOP_IF_none_i NCL_BOP_DROP_
+#define NCL_BOP_IF_none_u NCL_BOP_DROP_
+#define NCL_BOP_IF_none_f NCL_BOP_DROP_
 
 /* Stamp the scalar functions: every op of the list, for every dtype whose
    kind is in the op's set. */

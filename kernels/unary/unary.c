@@ -8,7 +8,8 @@
  * the eight integers and both floats, absolute and logical_not on all eleven
  * dtypes, invert on bool and the integers, the libm functions and the
  * rounding functions on float32/float64 only (the framework casts integer
- * inputs to the float loop NumPy's type resolution picks). Nothing here
+ * inputs to the float loop NumPy's type resolution picks), and frexp and
+ * modf, whose loops write two outputs. Nothing here
  * validates: the framework has resolved dtypes and planned the call.
  */
 #include <fenv.h>
@@ -40,7 +41,10 @@
     NUMBERS_(X, NCL_RECIPROCAL, reciprocal)                                   \
     FLOATS_(X, NCL_FLOOR, floor)     FLOATS_(X, NCL_CEIL, ceil)               \
     FLOATS_(X, NCL_TRUNC, trunc)     FLOATS_(X, NCL_RINT, rint)               \
-    BOOL_(X, NCL_INVERT, invert) INTS_(X, NCL_INVERT, invert)
+    BOOL_(X, NCL_INVERT, invert) INTS_(X, NCL_INVERT, invert)              \
+    FLOATS_(X, NCL_DEG2RAD, deg2rad) FLOATS_(X, NCL_RAD2DEG, rad2deg)         \
+    FLOATS_(X, NCL_SPACING, spacing) NUMBERS_(X, NCL_CONJUGATE, conjugate)    \
+    FLOATS_(X, NCL_FABS, fabs)
 
 /* sqrt, the same kind of loop, streamed from registers where it pays (below). */
 #define UNARY_SQRT_LOOPS(X) FLOATS_(X, NCL_SQRT, sqrt)
@@ -164,10 +168,23 @@ UNARY_BOOL_LOOPS(KERNEL_BOOL_)
 #undef KERNEL_LDBL_
 #undef KERNEL_BOOL_
 
+/* The loops of two outputs: frexp (T) -> (T, int32), modf (T) -> (T, T). */
+#define UNARY_TWO_OUT_LOOPS(X)                                                \
+    X(NCL_FREXP, frexp, f32, float, NCL_FLOAT32, int32_t, NCL_INT32)          \
+    X(NCL_FREXP, frexp, f64, double, NCL_FLOAT64, int32_t, NCL_INT32)         \
+    X(NCL_MODF, modf, f32, float, NCL_FLOAT32, float, NCL_FLOAT32)            \
+    X(NCL_MODF, modf, f64, double, NCL_FLOAT64, double, NCL_FLOAT64)
+#define KERNEL_TWO_(OP, op, sfx, T, E, TP, EP) \
+    NCL_DEFINE_UNARY2_KERNEL(ncl_k_##op##_##sfx, T, T, TP, op_##op##_##sfx)
+UNARY_TWO_OUT_LOOPS(KERNEL_TWO_)
+#undef KERNEL_TWO_
+
 #define ENTRY_(OP, op, sfx, E, EOUT) \
     { NCL_SUBSYSTEM_UNARY, 2, OP, { E, EOUT, 0, 0 }, ncl_k_##op##_##sfx, "ncl_k_" #op "_" #sfx },
 #define ENTRY_SAME_(OP, op, sfx, T, E) ENTRY_(OP, op, sfx, E, E)
 #define ENTRY_BOOL_(OP, op, sfx, T, E) ENTRY_(OP, op, sfx, E, NCL_BOOL)
+#define ENTRY_TWO_(OP, op, sfx, T, E, TP, EP) \
+    { NCL_SUBSYSTEM_UNARY, 3, OP, { E, E, EP, 0 }, ncl_k_##op##_##sfx, "ncl_k_" #op "_" #sfx },
 
 const ncl_kernel_entry ncl_k_unary_table[] = {
     UNARY_SAME_LOOPS(ENTRY_SAME_)
@@ -175,5 +192,6 @@ const ncl_kernel_entry ncl_k_unary_table[] = {
     UNARY_MATH_LOOPS(ENTRY_SAME_)
     UNARY_LDBL_LOOPS(ENTRY_SAME_)
     UNARY_BOOL_LOOPS(ENTRY_BOOL_)
+    UNARY_TWO_OUT_LOOPS(ENTRY_TWO_)
 };
 const size_t ncl_k_unary_count = sizeof ncl_k_unary_table / sizeof ncl_k_unary_table[0];

@@ -303,6 +303,76 @@ NCL_UNARY_FLOAT_LIST(DEF_)
 NCL_UNARY_FLOAT_LIST(DEF_)
 #undef DEF_
 
+/* ---- deg2rad, rad2deg, spacing, conjugate, fabs --------------------------- */
+/* deg2rad, rad2deg: one rounded multiply by NumPy's constant: pi/180 and
+   180/pi rounded to double for float64; for float32 the quotient of the
+   float constants, which for 180/pi is an ulp below (float)(180/pi). */
+NCL_KINLINE float op_deg2rad_f32(float x, int *fpe) { (void)fpe; return x * 0x1.1df46ap-6f; }
+NCL_KINLINE double op_deg2rad_f64(double x, int *fpe) { (void)fpe; return x * 0x1.1df46a2529d39p-6; }
+NCL_KINLINE float op_rad2deg_f32(float x, int *fpe) { (void)fpe; return x * 0x1.ca5dcp+5f; }
+NCL_KINLINE double op_rad2deg_f64(double x, int *fpe) { (void)fpe; return x * 0x1.ca5dc1a63c1f8p+5; }
+
+/* spacing: the next float away from zero minus x, so negative for x < 0;
+   ±0 gives the least positive subnormal and ±inf gives NaN, neither with a
+   flag; NaN gives NaN. nextafter raises UNDERFLOW where its result is
+   subnormal and OVERFLOW past the largest float, NumPy's flags in the same
+   cases. */
+NCL_KINLINE float op_spacing_f32(float x, int *fpe)
+{
+    (void)fpe;
+    if (isinf(x)) return NAN;
+    if (x == 0) return 0x1p-149f;
+    return nextafterf(x, copysignf(INFINITY, x)) - x;
+}
+
+NCL_KINLINE double op_spacing_f64(double x, int *fpe)
+{
+    (void)fpe;
+    if (isinf(x)) return (double)NAN;
+    if (x == 0) return 0x1p-1074;
+    return nextafter(x, copysign((double)INFINITY, x)) - x;
+}
+
+/* conjugate: x itself for every real dtype (NumPy has no bool loop). */
+#define DEF_(sfx, T, U) NCL_KINLINE T op_conjugate_##sfx(T x, int *fpe) { return op_positive_##sfx(x, fpe); }
+NCL_UNARY_INT_LIST(DEF_)
+#undef DEF_
+#define DEF_(sfx, T, F) NCL_KINLINE T op_conjugate_##sfx(T x, int *fpe) { return op_positive_##sfx(x, fpe); }
+NCL_UNARY_FLOAT_LIST(DEF_)
+#undef DEF_
+
+/* fabs: absolute's float loops under C's name (NumPy has no integer one). */
+#define DEF_(sfx, T, F) NCL_KINLINE T op_fabs_##sfx(T x, int *fpe) { return op_absolute_##sfx(x, fpe); }
+NCL_UNARY_FLOAT_LIST(DEF_)
+#undef DEF_
+
+/* ---- frexp, modf: two outputs -------------------------------------------- */
+/* frexp: x = m * 2^e with 0.5 <= |m| < 1, m exact; ±0, ±inf and NaN come
+   back as they are with e = 0 (NumPy's values; C leaves e unspecified for
+   inf and NaN). modf: the fractional part, with x's sign (-0.0 for a
+   negative integer), and the integral part; ±inf gives (±0, ±inf), NaN
+   gives NaN twice. Both exact, neither raises a flag. */
+NCL_KINLINE float op_frexp_f32(float x, int32_t *e, int *fpe)
+{
+    (void)fpe;
+    int k = 0;
+    const float m = isfinite(x) ? frexpf(x, &k) : x;
+    *e = k;
+    return m;
+}
+
+NCL_KINLINE double op_frexp_f64(double x, int32_t *e, int *fpe)
+{
+    (void)fpe;
+    int k = 0;
+    const double m = isfinite(x) ? frexp(x, &k) : x;
+    *e = k;
+    return m;
+}
+
+NCL_KINLINE float op_modf_f32(float x, float *ip, int *fpe) { (void)fpe; return modff(x, ip); }
+NCL_KINLINE double op_modf_f64(double x, double *ip, int *fpe) { (void)fpe; return modf(x, ip); }
+
 /* ---- the libm functions: one line per (op, dtype) ------------------------- */
 /* SPEC: within 1 ulp of the exact result. glibc 2.36's float functions are
    not all that close (measured: tanhf 2.2 ulp, log10f 1.8, sinhf 1.5,

@@ -17,35 +17,39 @@
 
 /* ---- the guards in front of the defaults ------------------------------------ */
 
+/* nout: the slots at out (2 for a two-output op, NclOpOutputs). */
 static int any_ext(const NclArray *a, const NclArray *b, const NclArray *c, NclArray *const *out,
-                   const NclParams *params)
+                   int nout, const NclParams *params)
 {
     const NclArray *const o = out ? *out : NULL;
+    const NclArray *const o1 = out && nout > 1 ? out[1] : NULL;
     const NclArray *const w = ncl_params_where(params);
     return (a && ncl_array_is_ext(a)) || (b && ncl_array_is_ext(b)) ||
            (c && ncl_array_is_ext(c)) || (o && ncl_array_is_ext(o)) ||
-           (w && ncl_array_is_ext(w));
+           (o1 && ncl_array_is_ext(o1)) || (w && ncl_array_is_ext(w));
 }
 
 static NCL_NOINLINE NclStatus ext_refused(const char *fn, NclSubsystem s, int op,
                                           const NclArray *a, const NclArray *b,
-                                          const NclArray *c, NclArray *const *out,
+                                          const NclArray *c, NclArray *const *out, int nout,
                                           const NclParams *params)
 {
     char who[64];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(s, op));
-    const NclArray *const arr[5] = {a, b, c, out ? *out : NULL, ncl_params_where(params)};
-    static const char *const names[5] = {"a", "b", "c", "*out", "params->where"};
-    for (int i = 0; i < 5; i++) {
+    const NclArray *const arr[6] = {a, b, c, out ? *out : NULL, out && nout > 1 ? out[1] : NULL,
+                                    ncl_params_where(params)};
+    static const char *const names[6] = {"a", "b", "c", "*out", "out[1]", "params->where"};
+    for (int i = 0; i < 6; i++) {
         NclStatus st = ncl_array_local_check(who, names[i], arr[i]);
         if (st != NCL_OK) return st;
     }
     return NCL_OK;
 }
 
-#define GUARD(fn, S, op, a, b, c)                                               \
-    if (NCL_UNLIKELY(any_ext(a, b, c, out, params)))                            \
-        return ext_refused(fn, NCL_SUBSYSTEM_##S, (int)(op), a, b, c, out, params)
+#define GUARD_N(fn, S, op, a, b, c, nout)                                       \
+    if (NCL_UNLIKELY(any_ext(a, b, c, out, nout, params)))                      \
+        return ext_refused(fn, NCL_SUBSYSTEM_##S, (int)(op), a, b, c, out, nout, params)
+#define GUARD(fn, S, op, a, b, c) GUARD_N(fn, S, op, a, b, c, 1)
 
 static NclStatus local_info(NclHook *self, NclInfoWriter *w) { return ncl_default_info(self, w); }
 static NclStatus local_create(NclHook *self, NclCreateOp op, const NclCreateParams *p,
@@ -80,13 +84,13 @@ static NclStatus local_isunary(NclHook *self, NclIsUnaryOp op, const NclArray *a
 static NclStatus local_unary(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray **out,
                              const NclParams *params)
 {
-    GUARD("NclUnary", UNARY, op, a, NULL, NULL);
+    GUARD_N("NclUnary", UNARY, op, a, NULL, NULL, ncl_op_nout(NCL_SUBSYSTEM_UNARY, (int)op));
     return ncl_default_unary(self, op, a, out, params);
 }
 static NclStatus local_binary(NclHook *self, NclBinaryOp op, const NclArray *a, const NclArray *b,
                               NclArray **out, const NclParams *params)
 {
-    GUARD("NclBinary", BINARY, op, a, b, NULL);
+    GUARD_N("NclBinary", BINARY, op, a, b, NULL, ncl_op_nout(NCL_SUBSYSTEM_BINARY, (int)op));
     return ncl_default_binary(self, op, a, b, out, params);
 }
 static NclStatus local_ternary(NclHook *self, NclTernaryOp op, const NclArray *a,
@@ -121,6 +125,7 @@ static NclStatus local_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const Ncl
     return ncl_default_rng(self, op, gen, a, b, out, params);
 }
 #undef GUARD
+#undef GUARD_N
 
 /* ---- the chains' last nodes ------------------------------------------------ */
 

@@ -191,6 +191,12 @@ int ncl_op_count(NclSubsystem s)
     return n;
 }
 
+int NclOpOutputs(NclSubsystem s, int op)
+{
+    if (op < 0 || op >= ncl_op_count(s)) return 0;
+    return ncl_op_nout(s, op);
+}
+
 int ncl_rng_op_nparams(int op)
 {
     switch (op) {

@@ -133,6 +133,17 @@ const char *ncl_subsystem_name(NclSubsystem s);
 /* The op's name ("add"); "?" when op is out of range for s. */
 const char *ncl_op_name(NclSubsystem s, int op);
 int ncl_op_count(NclSubsystem s);
+/* The number of outputs of an op in range (NclOpOutputs): 2 for the
+   two-output ops, else 1. */
+NCL_INLINE int ncl_op_nout(NclSubsystem s, int op)
+{
+    return (s == NCL_SUBSYSTEM_UNARY && (op == NCL_FREXP || op == NCL_MODF)) ||
+                   (s == NCL_SUBSYSTEM_BINARY && op == NCL_DIVMOD)
+               ? 2
+               : 1;
+}
+/* At most this many outputs has any op. */
+#define NCL_MAX_NOUT 2
 /* RNG: how many parameter arrays an NclRngOp's kernels take (0, 1 or 2;
    PERMUTATION's array is the default's to copy, its kernel takes none),
    and a bit generator's NumPy name ("?" outside NclBitGen). */

@@ -86,6 +86,7 @@ static void init_call(ncl_ew_call *c, NclSubsystem sub, int op, int nin, const N
     c->sub = sub;
     c->op = op;
     c->nin = nin;
+    c->nout = ncl_op_nout(sub, op);
     c->in[0] = a;
     c->in[1] = b;
     c->kernel_sub = sub;

@@ -20,6 +20,7 @@ NclStatus ncl_convert_run(NclSubsystem sub, int op, const NclArray *a, NclDType 
     c.sub = sub;
     c.op = op;
     c.nin = 1;
+    c.nout = 1;
     c.in[0] = a;
     c.loop[0] = a->dtype;
     c.loop[1] = to;

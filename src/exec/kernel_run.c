@@ -17,23 +17,25 @@ NCL_INLINE void extent(const char *p, int64_t n, int64_t step, size_t sz, uintpt
     *hi = (step < 0 ? a : b) + sz;
 }
 
-/* Whether the output (operand nin) may be computed in any element order:
-   it does not overlap itself, and each input is either exactly the output
-   or apart from it. */
-static int layout_ok(int nin, const NclDType *sig, char *const *args, int64_t n,
+/* Whether the outputs (operands nin ..) may be computed in any element
+   order: none overlaps itself or another output, and each input is either
+   exactly an output or apart from it. */
+static int layout_ok(int nin, int nout, const NclDType *sig, char *const *args, int64_t n,
                      const int64_t *steps)
 {
-    const size_t osz = ncl_dtype_size[sig[nin]];
-    const int64_t ostep = steps[nin];
-    if (n > 1 && (uint64_t)(ostep < 0 ? -(uint64_t)ostep : (uint64_t)ostep) < osz) return 0;
-    uintptr_t olo, ohi;
-    extent(args[nin], n, ostep, osz, &olo, &ohi);
-    for (int i = 0; i < nin; i++) {
-        const size_t isz = ncl_dtype_size[sig[i]];
-        if (args[i] == args[nin] && steps[i] == ostep && isz == osz) continue;
-        uintptr_t lo, hi;
-        extent(args[i], n, steps[i], isz, &lo, &hi);
-        if (lo < ohi && olo < hi) return 0;
+    for (int k = nin; k < nin + nout; k++) {
+        const size_t osz = ncl_dtype_size[sig[k]];
+        const int64_t ostep = steps[k];
+        if (n > 1 && (uint64_t)(ostep < 0 ? -(uint64_t)ostep : (uint64_t)ostep) < osz) return 0;
+        uintptr_t olo, ohi;
+        extent(args[k], n, ostep, osz, &olo, &ohi);
+        for (int i = 0; i < k; i++) {
+            const size_t isz = ncl_dtype_size[sig[i]];
+            if (i < nin && args[i] == args[k] && steps[i] == ostep && isz == osz) continue;
+            uintptr_t lo, hi;
+            extent(args[i], n, steps[i], isz, &lo, &hi);
+            if (lo < ohi && olo < hi) return 0;
+        }
     }
     return 1;
 }
@@ -49,8 +51,9 @@ static int loop_inputs(NclSubsystem s)
     }
 }
 
-static NclStatus check_loop(const char *who, NclSubsystem s, int op, int nin, const NclDType *sig,
-                            char *const *args, int64_t n, const int64_t *steps)
+static NclStatus check_loop(const char *who, NclSubsystem s, int op, int nin, int nout,
+                            const NclDType *sig, char *const *args, int64_t n,
+                            const int64_t *steps)
 {
     const char *sub = ncl_subsystem_name(s), *opname = ncl_op_name(s, op);
     if (n < 0)
@@ -60,15 +63,15 @@ static NclStatus check_loop(const char *who, NclSubsystem s, int op, int nin, co
     if (args == NULL || steps == NULL)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): %s is NULL", who, sub, opname,
                          args == NULL ? "args" : "steps");
-    for (int i = 0; i <= nin; i++)
+    for (int i = 0; i < nin + nout; i++)
         if (args[i] == NULL)
             return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s, %s): args[%d] is NULL", who, sub,
                              opname, i);
-    if (!layout_ok(nin, sig, args, n, steps))
+    if (!layout_ok(nin, nout, sig, args, n, steps))
         return ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                         "%s(%s, %s): the output overlaps an input other than exactly (same "
-                         "first element, step and item size) or itself, so its elements "
-                         "would depend on the order they are computed in",
+                         "%s(%s, %s): an output overlaps an input other than exactly (same "
+                         "first element, step and item size), itself or another output, so "
+                         "its elements would depend on the order they are computed in",
                          who, sub, opname);
     return NCL_OK;
 }
@@ -86,13 +89,13 @@ NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *signatur
                        "%s(%s): the %s subsystem's kernels need data a loop call does not carry; "
                        "NclKernelRun runs Convert, Compare, IsUnary, Unary, Binary and Ternary",
                        who, ncl_subsystem_name(s), ncl_subsystem_name(s));
-    const int nin = loop_inputs(s);
-    if (st == NCL_OK) st = check_loop(who, s, subfunction, nin, signature, args, n, steps);
+    const int nin = loop_inputs(s), nout = st == NCL_OK ? nargs - nin : 1;
+    if (st == NCL_OK) st = check_loop(who, s, subfunction, nin, nout, signature, args, n, steps);
     if (st != NCL_OK || n == 0) return ncl_call_leave(st, s, subfunction);
 
     /* The fields a one-dimensional plan without casts or mask is read by. */
     ncl_ew_plan p;
-    p.nop = nin + 1;
+    p.nop = nin + nout;
     p.nin = nin;
     p.ndim = 1;
     p.size = n;

@@ -218,7 +218,7 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
 {
     const NclArray *a0 = c->in[0];
     NclArray *out = *c->out;
-    if (c->where) return 0;
+    if (c->where || c->nout > 1) return 0;
     for (int i = 0; i < c->nin; i++) {
         const NclArray *a = c->in[i];
         if (a->kind == NCL_MEM_DEVICE || a->dtype != c->loop[i] ||
@@ -244,14 +244,16 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
     if (!kc) return 0; /* the general planner writes the message */
     if (!out) {
         *st = ncl_array_alloc(ncl_sub_fn_name(c->sub), c->loop[c->nin], a0->ndim, a0->shape,
-                              NCL_ORDER_C, 0, &p->result);
+                              NCL_ORDER_C, 0, &p->result[0]);
         if (*st) return 1;
-        p->allocated = 1;
-        out = p->result;
+        p->allocated[0] = 1;
+        out = p->result[0];
     } else {
-        p->result = out;
-        p->allocated = 0;
+        p->result[0] = out;
+        p->allocated[0] = 0;
     }
+    p->result[1] = NULL;
+    p->allocated[1] = 0;
     p->nin = c->nin;
     p->nop = c->nin + 1;
     p->ndim = 1;
@@ -281,36 +283,68 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
     return 1;
 }
 
+/* The output slots' names in messages: "the output", or "output 0/1" of a
+   two-output op. */
+static const char *out_name(const ncl_ew_call *c, int k)
+{
+    static const char *const names[NCL_MAX_NOUT] = {"output 0", "output 1"};
+    return c->nout > 1 ? names[k] : "the output";
+}
+
+static void release_results(ncl_ew_plan *p, int nout)
+{
+    for (int k = 0; k < nout; k++) {
+        if (p->allocated[k]) NclArrayRelease(p->result[k]);
+        p->allocated[k] = 0;
+        p->result[k] = NULL;
+    }
+}
+
 NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
 {
     NclStatus st;
     if (plan_fast(c, p, &st)) return st;
-    NclArray *out = *c->out;
+    const int nin = c->nin, nout = c->nout;
+    NclArray *outs[NCL_MAX_NOUT];
+    NclArray *shaper = NULL; /* the first provided output: it sets the shape */
+    for (int k = 0; k < nout; k++) {
+        outs[k] = c->out[k];
+        if (!shaper) shaper = outs[k];
+    }
     const NclArray *w = c->where;
     char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
 
-    p->nin = c->nin;
-    p->nop = c->nin + 1;
+    p->nin = nin;
+    p->nop = nin + nout;
     p->has_where = w != NULL;
-    p->result = NULL;
-    p->allocated = 0;
+    for (int k = 0; k < NCL_MAX_NOUT; k++) {
+        p->result[k] = NULL;
+        p->allocated[k] = 0;
+    }
     p->ntemps = 0;
     for (int i = 0; i < NCL_MAX_OPERANDS + 1; i++) p->temps[i] = NULL;
 
     /* 1. operands */
-    for (int i = 0; i < c->nin; i++)
-        if ((st = check_host(c, c->in[i], c->nin == 1 ? "the input" : input_names[i]))) return st;
-    if (out) {
-        if ((st = check_host(c, out, "the output"))) return st;
+    for (int i = 0; i < nin; i++)
+        if ((st = check_host(c, c->in[i], nin == 1 ? "the input" : input_names[i]))) return st;
+    for (int k = 0; k < nout; k++) {
+        NclArray *out = outs[k];
+        if (!out) continue;
+        if ((st = check_host(c, out, out_name(c, k)))) return st;
         if (!(out->flags & NCL_ARRAY_WRITEABLE))
-            return ncl_error(NCL_ERR_READONLY, WHO ": the output array is read-only",
-                             WHO_ARGS(c));
+            return ncl_error(NCL_ERR_READONLY, WHO ": %s array is read-only", WHO_ARGS(c),
+                             out_name(c, k));
         if (ncl_array_has_internal_overlap(out))
             return ncl_error(NCL_ERR_INVALID_ARGUMENT,
-                             WHO ": the output has internal overlap (strides %s over shape %s)",
-                             WHO_ARGS(c), ncl_shape_str(s0, out->ndim, out->strides),
+                             WHO ": %s has internal overlap (strides %s over shape %s)",
+                             WHO_ARGS(c), out_name(c, k),
+                             ncl_shape_str(s0, out->ndim, out->strides),
                              ncl_shape_str(s1, out->ndim, out->shape));
     }
+    if (nout > 1 && outs[0] && outs[1] && ncl_array_ranges_overlap(outs[0], outs[1]))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         WHO ": output 0 and output 1 share memory; each needs its own",
+                         WHO_ARGS(c));
     if (w) {
         if ((st = check_host(c, w, "the where mask"))) return st;
         if (w->dtype != NCL_BOOL)
@@ -322,7 +356,8 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     int nd = 0;
     int64_t bshape[NCL_MAXDIMS];
     if ((st = broadcast_inputs(c, &nd, bshape))) return st;
-    if (out) {
+    if (shaper) {
+        const NclArray *out = shaper;
         int ok = out->ndim >= nd;
         for (int d = 0; ok && d < nd; d++) {
             int64_t e = bshape[d], o = out->shape[d + out->ndim - nd];
@@ -339,12 +374,18 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
                              ncl_shape_str(s1, out->ndim, out->shape));
         if (!ok)
             return ncl_error(NCL_ERR_SHAPE,
-                             WHO ": output shape %s does not match the broadcast shape %s "
+                             WHO ": %s shape %s does not match the broadcast shape %s "
                              "of the operands",
-                             WHO_ARGS(c), ncl_shape_str(s0, out->ndim, out->shape),
+                             WHO_ARGS(c), c->nout > 1 ? "an output's" : "output",
+                             ncl_shape_str(s0, out->ndim, out->shape),
                              ncl_shape_str(s1, nd, bshape));
         nd = out->ndim;
         memcpy(p->shape, out->shape, (size_t)nd * sizeof(int64_t));
+        for (int k = 0; k < nout; k++)
+            if (outs[k] && outs[k] != shaper && !ncl_ew_same_shape(outs[k], shaper))
+                return ncl_error(NCL_ERR_SHAPE, WHO ": the outputs' shapes %s and %s differ",
+                                 WHO_ARGS(c), ncl_shape_str(s0, shaper->ndim, shaper->shape),
+                                 ncl_shape_str(s1, outs[k]->ndim, outs[k]->shape));
     } else {
         memcpy(p->shape, bshape, (size_t)nd * sizeof(int64_t));
     }
@@ -365,8 +406,10 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     if ((st = ncl_shape_check(ncl_sub_fn_name(c->sub), nd, p->shape, &p->size))) return st;
 
     /* 3. dtypes, casts and kernels */
-    NclDType out_dtype = out ? out->dtype : c->out_dtype;
-    for (int i = 0; i < c->nin; i++) {
+    NclDType out_dtype[NCL_MAX_NOUT];
+    for (int k = 0; k < nout; k++)
+        out_dtype[k] = outs[k] ? outs[k]->dtype : k == 0 ? c->out_dtype : c->loop[nin + k];
+    for (int i = 0; i < nin; i++) {
         if (c->in[i]->dtype != c->loop[i] && !(c->truth_inputs >> i & 1u) &&
             !NclCanCast(c->in[i]->dtype, c->loop[i], c->casting))
             return ncl_error(NCL_ERR_CASTING,
@@ -375,110 +418,133 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
                              WHO_ARGS(c), i, NclDTypeName(c->in[i]->dtype),
                              NclDTypeName(c->loop[i]), casting_names[c->casting]);
     }
-    if (c->loop[c->nin] != out_dtype && !NclCanCast(c->loop[c->nin], out_dtype, c->casting))
-        return ncl_error(NCL_ERR_CASTING,
-                         WHO ": cannot cast the result from %s to the output dtype %s under "
-                         "casting rule '%s'",
-                         WHO_ARGS(c), NclDTypeName(c->loop[c->nin]), NclDTypeName(out_dtype),
-                         casting_names[c->casting]);
+    for (int k = 0; k < nout; k++)
+        if (c->loop[nin + k] != out_dtype[k] &&
+            !NclCanCast(c->loop[nin + k], out_dtype[k], c->casting))
+            return ncl_error(NCL_ERR_CASTING,
+                             WHO ": cannot cast the result from %s to %s dtype %s under "
+                             "casting rule '%s'",
+                             WHO_ARGS(c), NclDTypeName(c->loop[nin + k]),
+                             c->nout > 1 ? out_name(c, k) : "the output",
+                             NclDTypeName(out_dtype[k]), casting_names[c->casting]);
     for (int k = 0; k < p->nop; k++) p->sig[k] = c->loop[k];
     p->kernel_sub = c->kernel_sub;
     p->kernel_op = c->kernel_op;
     p->accuracy = ncl_tls.accuracy;
     ncl_kchain *kc = c->chain ? c->chain : ncl_kernel_chain(c->kernel_sub, c->kernel_op, p->sig, p->nop);
     if (!kc) {
-        return ncl_error(NCL_ERR_DTYPE, WHO ": no kernel for the loop dtypes (%s%s%s -> %s)",
-                         WHO_ARGS(c), NclDTypeName(p->sig[0]), c->nin > 1 ? ", " : "",
-                         c->nin > 1 ? NclDTypeName(p->sig[1]) : "",
-                         NclDTypeName(p->sig[c->nin]));
+        return ncl_error(NCL_ERR_DTYPE, WHO ": no kernel for the loop dtypes (%s%s%s -> %s%s%s)",
+                         WHO_ARGS(c), NclDTypeName(p->sig[0]), nin > 1 ? ", " : "",
+                         nin > 1 ? NclDTypeName(p->sig[1]) : "", NclDTypeName(p->sig[nin]),
+                         nout > 1 ? ", " : "", nout > 1 ? NclDTypeName(p->sig[nin + 1]) : "");
     }
     p->kernel = ncl_kernel_first(kc);
     /* A fused kernel reads the inputs in their own dtypes (plan.h); the
        casting rule was applied to the casts it stands in for above. Inputs
        read as truth are not converted values: never fused. */
-    if (!c->truth_inputs) {
+    if (!c->truth_inputs && nout == 1) {
         NclDType in_dtypes[NCL_MAX_OPERANDS];
-        for (int i = 0; i < c->nin; i++) in_dtypes[i] = c->in[i]->dtype;
+        for (int i = 0; i < nin; i++) in_dtypes[i] = c->in[i]->dtype;
         ncl_kchain *fc =
-            ncl_ew_fused(ncl_ew_fused_chain(c->kernel_sub, c->kernel_op, c->nin, in_dtypes,
+            ncl_ew_fused(ncl_ew_fused_chain(c->kernel_sub, c->kernel_op, nin, in_dtypes,
                                             c->loop),
-                         kc, c->nin, in_dtypes, c->loop);
+                         kc, nin, in_dtypes, c->loop);
         if (fc) {
             p->kernel = ncl_kernel_first(fc);
-            for (int i = 0; i < c->nin; i++) p->sig[i] = in_dtypes[i];
+            for (int i = 0; i < nin; i++) p->sig[i] = in_dtypes[i];
         }
     }
     p->buffered = 0;
-    for (int i = 0; i < c->nin; i++) {
+    for (int i = 0; i < nin; i++) {
         p->op[i].dtype = c->in[i]->dtype;
         p->op[i].loop = p->sig[i];
         if ((st = lookup_cast(c, &p->op[i], c->in[i]->dtype, p->sig[i]))) return st;
         p->buffered |= p->op[i].cast != NULL;
     }
-    ncl_ew_operand *o = &p->op[c->nin];
-    o->dtype = out_dtype;
-    o->loop = c->loop[c->nin];
-    if ((st = lookup_cast(c, o, o->loop, out_dtype))) return st;
-    p->buffered |= o->cast != NULL;
+    for (int k = 0; k < nout; k++) {
+        ncl_ew_operand *o = &p->op[nin + k];
+        o->dtype = out_dtype[k];
+        o->loop = c->loop[nin + k];
+        if ((st = lookup_cast(c, o, o->loop, out_dtype[k]))) return st;
+        p->buffered |= o->cast != NULL;
+    }
 
-    /* 4. memory: overlap copies, then the output */
+    /* 4. memory: overlap copies, then the outputs */
     const char *in_data[NCL_MAX_OPERANDS];
     int64_t in_strides[NCL_MAX_OPERANDS][NCL_MAXDIMS];
     const int64_t *src_strides[NCL_MAX_OPERANDS];
-    for (int i = 0; i < c->nin; i++) {
+    for (int i = 0; i < nin; i++) {
         in_data[i] = c->in[i]->data;
         src_strides[i] = c->in[i]->strides;
     }
     const char *w_data = w ? w->data : NULL;
     int64_t w_cstrides[NCL_MAXDIMS];
     const int64_t *w_strides = w ? w->strides : NULL;
-    if (out) {
+    for (int k = 0; k < nout; k++) {
+        NclArray *out = outs[k];
+        if (!out) continue;
+        ncl_ew_operand *o = &p->op[nin + k];
         broadcast_strides(nd, p->shape, out->ndim, out->shape, out->strides, o->strides);
         o->data = out->data;
-        for (int i = 0; i <= c->nin; i++) {
-            const NclArray *a = i < c->nin ? c->in[i] : w;
-            if (!a || !ncl_array_ranges_overlap(a, out)) continue;
+    }
+    for (int i = 0; i <= nin; i++) {
+        const NclArray *a = i < nin ? c->in[i] : w;
+        if (!a) continue;
+        int copy = 0;
+        for (int k = 0; k < nout && !copy; k++) {
+            if (!outs[k] || !ncl_array_ranges_overlap(a, outs[k])) continue;
             ncl_ew_operand probe;
             probe.data = a->data;
             probe.dtype = a->dtype;
             broadcast_strides(nd, p->shape, a->ndim, a->shape, a->strides, probe.strides);
-            if (i < c->nin && exact_alias(&probe, o, nd, p->shape)) continue;
-            /* Partial overlap: read from a private copy, as if copied first. */
-            st = ncl_scratch_alloc(ncl_sub_fn_name(c->sub), (size_t)a->size * a->itemsize,
-                                   &p->temps[i]);
-            p->ntemps += st == NCL_OK;
-            if (st) {
-                release_temps(p);
-                return st;
-            }
+            copy = !(i < nin && exact_alias(&probe, &p->op[nin + k], nd, p->shape));
         }
-    } else {
-        /* An allocated output is zeroed when a mask leaves elements unset. */
-        NclOrder order = NCL_ORDER_C;
-        int any_f = 0, all_f = 1;
-        for (int i = 0; i < c->nin; i++) {
-            const NclArray *a = c->in[i];
-            if (a->ndim != nd || a->size <= 1) continue;
-            any_f = 1;
-            all_f &= (a->flags & NCL_ARRAY_F_CONTIGUOUS) && !(a->flags & NCL_ARRAY_C_CONTIGUOUS);
+        if (!copy) continue;
+        /* Partial overlap: read from a private copy, as if copied first. */
+        st = ncl_scratch_alloc(ncl_sub_fn_name(c->sub), (size_t)a->size * a->itemsize,
+                               &p->temps[i]);
+        p->ntemps += st == NCL_OK;
+        if (st) {
+            release_temps(p);
+            return st;
         }
-        if (any_f && all_f) order = NCL_ORDER_F;
-        st = ncl_array_alloc(ncl_sub_fn_name(c->sub), out_dtype, nd, p->shape, order,
-                             w != NULL, &p->result);
-        if (st) return st;
-        p->allocated = 1;
-        out = p->result;
+    }
+    /* An allocated output is zeroed when a mask leaves elements unset; its
+       order is F when every input that decides it is F-contiguous. */
+    NclOrder order = NCL_ORDER_C;
+    int any_f = 0, all_f = 1;
+    for (int i = 0; i < nin; i++) {
+        const NclArray *a = c->in[i];
+        if (a->ndim != nd || a->size <= 1) continue;
+        any_f = 1;
+        all_f &= (a->flags & NCL_ARRAY_F_CONTIGUOUS) && !(a->flags & NCL_ARRAY_C_CONTIGUOUS);
+    }
+    if (any_f && all_f) order = NCL_ORDER_F;
+    for (int k = 0; k < nout; k++) {
+        if (outs[k]) {
+            p->result[k] = outs[k];
+            continue;
+        }
+        st = ncl_array_alloc(ncl_sub_fn_name(c->sub), out_dtype[k], nd, p->shape, order,
+                             w != NULL, &p->result[k]);
+        if (st) {
+            release_results(p, nout);
+            release_temps(p);
+            return st;
+        }
+        p->allocated[k] = 1;
+        NclArray *out = p->result[k];
+        ncl_ew_operand *o = &p->op[nin + k];
         broadcast_strides(nd, p->shape, out->ndim, out->shape, out->strides, o->strides);
         o->data = out->data;
     }
-    if (!p->allocated) p->result = out;
 
     /* 5. fill the copies (nothing can fail from here on) */
-    for (int i = 0; i <= c->nin; i++) {
+    for (int i = 0; i <= nin; i++) {
         if (!p->temps[i]) continue;
-        const NclArray *a = i < c->nin ? c->in[i] : w;
+        const NclArray *a = i < nin ? c->in[i] : w;
         ncl_array_copy_c_order(a, p->temps[i]->base);
-        if (i < c->nin) {
+        if (i < nin) {
             in_data[i] = p->temps[i]->base;
             c_strides(a, in_strides[i]);
             src_strides[i] = in_strides[i];
@@ -488,7 +554,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
             w_strides = w_cstrides;
         }
     }
-    for (int i = 0; i < c->nin; i++) {
+    for (int i = 0; i < nin; i++) {
         const NclArray *a = c->in[i];
         p->op[i].data = (char *)in_data[i];
         broadcast_strides(nd, p->shape, a->ndim, a->shape, src_strides[i], p->op[i].strides);
@@ -568,11 +634,12 @@ static NclStatus run_block(exec_state *x, char *const *ptr, int64_t n,
         }
     }
     if ((st = p->kernel->fn(p->kernel, &x->kctx, args, n, steps))) return st;
-    const ncl_ew_operand *o = &p->op[p->nin];
-    if (o->cast) {
-        char *cargs[2] = {bufs[p->nin], ptr[p->nin]};
-        int64_t csteps[2] = {steps[p->nin], x->steps[p->nin]};
-        if ((st = o->cast->fn(o->cast, &x->cctx[p->nin], cargs, n, csteps))) return st;
+    for (int k = p->nin; k < p->nop; k++) {
+        const ncl_ew_operand *o = &p->op[k];
+        if (!o->cast) continue;
+        char *cargs[2] = {bufs[k], ptr[k]};
+        int64_t csteps[2] = {steps[k], x->steps[k]};
+        if ((st = o->cast->fn(o->cast, &x->cctx[k], cargs, n, csteps))) return st;
     }
     return NCL_OK;
 }
@@ -620,8 +687,8 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
                          int64_t chunk, int *fpe)
 {
     exec_state x;
-    x.kctx = (NclKernelCtx){p->kernel_sub, p->kernel_op, p->nin, 1, p->sig, worker, chunk, fpe,
-                            NULL, p->accuracy, nworkers};
+    x.kctx = (NclKernelCtx){p->kernel_sub, p->kernel_op, p->nin, p->nop - p->nin, p->sig,
+                            worker, chunk, fpe, NULL, p->accuracy, nworkers};
     if (p->ndim == 1 && !p->has_where && !p->buffered) { /* one strided span */
         char *args[NCL_MAX_OPERANDS];
         int64_t steps[NCL_MAX_OPERANDS];
@@ -684,12 +751,12 @@ NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int w
 NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s)
 {
     release_temps(p);
-    if (p->allocated) {
-        if (s == NCL_OK)
-            *c->out = p->result;
-        else
-            NclArrayRelease(p->result);
+    if (s != NCL_OK) {
+        release_results(p, p->nop - p->nin);
+        return s;
     }
+    for (int k = 0; k < p->nop - p->nin; k++)
+        if (p->allocated[k]) c->out[k] = p->result[k];
     return s;
 }
 
@@ -704,12 +771,18 @@ int64_t ncl_ew_op_cost(NclSubsystem ksub, int kop, const NclDType *sig, int nin,
             c = kop == NCL_SQRT ? NCL_COST_DIV : NCL_COST_TRANSCENDENTAL;
         else if (kop == NCL_RECIPROCAL)
             c = NCL_COST_DIV;
+        else if (kop == NCL_SPACING)
+            c = NCL_COST_DIV; /* a libm call per element */
     } else if (ksub == NCL_SUBSYSTEM_BINARY) {
         switch (kop) {
         case NCL_POWER: case NCL_ARCTAN2: case NCL_HYPOT:
             c = fl ? NCL_COST_TRANSCENDENTAL : NCL_COST_DIV;
             break;
+        case NCL_LOGADDEXP: case NCL_LOGADDEXP2: case NCL_FLOAT_POWER:
+            c = NCL_COST_TRANSCENDENTAL;
+            break;
         case NCL_DIVIDE: case NCL_FLOOR_DIVIDE: case NCL_REMAINDER: case NCL_FMOD:
+        case NCL_GCD: case NCL_LCM: case NCL_NEXTAFTER: case NCL_LDEXP:
             c = NCL_COST_DIV;
             break;
         default: break;

@@ -15,7 +15,7 @@
 #include "hooks/ncl_hooks.h"
 #include "runtime/pool.h"
 
-#define NCL_MAX_OPERANDS 4  /* inputs + one output */
+#define NCL_MAX_OPERANDS 4  /* inputs + outputs: three and one, or two and two */
 /* Elements per block when an operand is cast through a buffer: small
    enough that every buffer of a call sits in L1 together. */
 #define NCL_BLOCK 512
@@ -25,17 +25,19 @@ typedef struct ncl_ew_call {
     NclSubsystem sub;
     int op;
     int nin;
+    int nout;                          /* outputs: 1, or 2 (ncl_op_nout) */
     const NclArray *in[NCL_MAX_OPERANDS - 1];
-    NclDType loop[NCL_MAX_OPERANDS];   /* resolved loop dtypes, inputs then output */
+    NclDType loop[NCL_MAX_OPERANDS];   /* resolved loop dtypes, inputs then outputs */
     NclSubsystem kernel_sub;           /* where the kernel chain lives (usually sub) */
     int kernel_op;
     ncl_kchain *chain;                 /* the kernel chain if known, else NULL */
-    NclArray **out;                    /* the caller's out pointer (*out may be NULL) */
+    NclArray **out;                    /* the caller's nout out slots (each may be NULL) */
     const NclArray *where;             /* NULL or a bool mask */
     NclCasting casting;
     unsigned truth_inputs;             /* bit i: input i is read as truth (cast to
                                           bool whatever the casting rule) */
-    NclDType out_dtype;                /* dtype of an allocated output */
+    NclDType out_dtype;                /* dtype of an allocated first output (a second
+                                          one's is its loop dtype) */
 } ncl_ew_call;
 
 typedef struct ncl_ew_operand {
@@ -48,7 +50,7 @@ typedef struct ncl_ew_operand {
 } ncl_ew_operand;
 
 typedef struct ncl_ew_plan {
-    int nop;                           /* operands: inputs + 1 output (+ mask separately) */
+    int nop;                           /* operands: inputs + outputs (+ mask separately) */
     int nin;
     int ndim;                          /* iteration dimensions (>= 1) */
     int64_t shape[NCL_MAXDIMS];
@@ -68,8 +70,8 @@ typedef struct ncl_ew_plan {
     int64_t bytes_per;                 /* bytes moved per element, all operands */
     int floats;                        /* some operand or loop dtype is a float: the
                                           hardware FP status is sampled */
-    NclArray *result;                  /* the output array (allocated or provided) */
-    int allocated;                     /* result was allocated by this call */
+    NclArray *result[NCL_MAX_NOUT];    /* the output arrays (allocated or provided) */
+    int allocated[NCL_MAX_NOUT];       /* result[k] was allocated by this call */
 } ncl_ew_plan;
 
 /* ---- fused kernels -------------------------------------------------------------
@@ -110,8 +112,8 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p);
    are the caller's to sample around it). */
 NclStatus ncl_ew_execute(const ncl_ew_plan *p, int64_t start, int64_t end, int worker, int nworkers,
                          int64_t chunk, int *fpe);
-/* Releases the plan's temporaries; on success stores the result in *c->out,
-   on failure releases an allocated result. Returns s. */
+/* Releases the plan's temporaries; on success stores the results in
+   c->out[], on failure releases the allocated ones. Returns s. */
 NclStatus ncl_ew_finish(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus s);
 /* Executes the whole plan, split over the pool when the call may split
    and is large enough, collecting FP flags into this thread's call and

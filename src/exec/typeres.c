@@ -4,8 +4,8 @@
  * order and take the first whose input dtypes every operand casts to
  * safely. float16 loops do not exist here, so NumPy's float16 answers
  * become float32. The exceptions to the plain search are NumPy's own (bool
- * subtract and bool negative/positive/sign are refused; true division of
- * integers is float64). Compare needs no search: its kernels take every
+ * subtract, gcd, lcm and bool negative/positive/sign are refused; true
+ * division of integers is float64; ldexp's loops mix two dtypes). Compare needs no search: its kernels take every
  * dtype pair as it is, so that mixed comparisons are exact.
  */
 #include <pthread.h>
@@ -15,9 +15,10 @@
 
 /* Loop classes: which dtypes an op has homogeneous loops for, in NumPy's
    loop order (bool, int8, uint8, int16, uint16, ..., float32, float64). */
-enum loop_class { C_ALL, C_NOBOOL, C_INTS_BOOL, C_INTS, C_FLOATS, C_NONE };
-/* The loop's output: the loop dtype, or bool. */
-enum loop_out { O_SAME, O_BOOL };
+enum loop_class { C_ALL, C_NOBOOL, C_INTS_BOOL, C_INTS, C_FLOATS, C_FLOAT64, C_LDEXP, C_NONE };
+/* The loop's outputs: the loop dtype, or bool; two of the loop dtype
+   (modf, divmod), or the loop dtype and int32 (frexp). */
+enum loop_out { O_SAME, O_BOOL, O_SAME2, O_FREXP };
 
 typedef struct op_loops {
     uint8_t cls, out;
@@ -36,6 +37,8 @@ static int in_class(enum loop_class c, NclDType t)
     case C_INTS_BOOL: return k != 'f';
     case C_INTS: return k == 'i' || k == 'u';
     case C_FLOATS: return k == 'f';
+    case C_FLOAT64: return t == NCL_FLOAT64;
+    case C_LDEXP: return k == 'f'; /* the mantissa's dtype; see ldexp_search */
     default: return 0;
     }
 }
@@ -52,7 +55,11 @@ static const op_loops binary_loops[NCL_BINARY_NOPS] = {
     [NCL_BITWISE_OR] = {C_INTS_BOOL, O_SAME}, [NCL_BITWISE_XOR] = {C_INTS_BOOL, O_SAME},
     [NCL_LEFT_SHIFT] = {C_INTS, O_SAME},  [NCL_RIGHT_SHIFT] = {C_INTS, O_SAME},
     [NCL_LOGICAL_AND] = {C_ALL, O_BOOL},  [NCL_LOGICAL_OR] = {C_ALL, O_BOOL},
-    [NCL_LOGICAL_XOR] = {C_ALL, O_BOOL},
+    [NCL_LOGICAL_XOR] = {C_ALL, O_BOOL},  [NCL_HEAVISIDE] = {C_FLOATS, O_SAME},
+    [NCL_LOGADDEXP] = {C_FLOATS, O_SAME}, [NCL_LOGADDEXP2] = {C_FLOATS, O_SAME},
+    [NCL_NEXTAFTER] = {C_FLOATS, O_SAME}, [NCL_GCD] = {C_INTS, O_SAME},
+    [NCL_LCM] = {C_INTS, O_SAME},         [NCL_FLOAT_POWER] = {C_FLOAT64, O_SAME},
+    [NCL_LDEXP] = {C_LDEXP, O_SAME},      [NCL_DIVMOD] = {C_NOBOOL, O_SAME2},
 };
 
 static const op_loops unary_loops[NCL_UNARY_NOPS] = {
@@ -72,7 +79,10 @@ static const op_loops unary_loops[NCL_UNARY_NOPS] = {
     [NCL_ARCTANH] = {C_FLOATS, O_SAME},   [NCL_FLOOR] = {C_FLOATS, O_SAME},
     [NCL_CEIL] = {C_FLOATS, O_SAME},      [NCL_TRUNC] = {C_FLOATS, O_SAME},
     [NCL_RINT] = {C_FLOATS, O_SAME},      [NCL_INVERT] = {C_INTS_BOOL, O_SAME},
-    [NCL_LOGICAL_NOT] = {C_ALL, O_BOOL},
+    [NCL_LOGICAL_NOT] = {C_ALL, O_BOOL},  [NCL_DEG2RAD] = {C_FLOATS, O_SAME},
+    [NCL_RAD2DEG] = {C_FLOATS, O_SAME},   [NCL_SPACING] = {C_FLOATS, O_SAME},
+    [NCL_CONJUGATE] = {C_NOBOOL, O_SAME}, [NCL_FABS] = {C_FLOATS, O_SAME},
+    [NCL_FREXP] = {C_FLOATS, O_FREXP},    [NCL_MODF] = {C_FLOATS, O_SAME2},
 };
 
 static const op_loops ternary_loops[NCL_TERNARY_NOPS] = {
@@ -105,6 +115,30 @@ static NclStatus no_loop(NclSubsystem sub, int op, int nin, const NclDType *in, 
                      nin > 2 ? ", " : "", nin > 2 ? NclDTypeName(in[2]) : "");
 }
 
+/* ldexp(a, n), NumPy's one mixed-dtype loop list: (float, int32),
+   (float, int64), (double, int32), (double, int64), the first whose two
+   dtypes the operands cast to safely (NumPy lists float16 first, which
+   NCLib answers in float32: the order is unchanged). dtype= names the
+   mantissa's (and the result's) dtype. */
+static NclStatus ldexp_search(const NclDType *in, NclDType dtype, NclDType *loop)
+{
+    static const NclDType mant[4] = {NCL_FLOAT32, NCL_FLOAT32, NCL_FLOAT64, NCL_FLOAT64};
+    static const NclDType expo[4] = {NCL_INT32, NCL_INT64, NCL_INT32, NCL_INT64};
+    for (int k = 0; k < 4; k++) {
+        if (dtype != NCL_DTYPE_DEFAULT ? mant[k] != dtype
+                                       : !NclCanCast(in[0], mant[k], NCL_CASTING_SAFE))
+            continue;
+        if (!NclCanCast(in[1], expo[k], NCL_CASTING_SAFE)) continue;
+        loop[0] = loop[2] = mant[k];
+        loop[1] = expo[k];
+        return NCL_OK;
+    }
+    if (dtype != NCL_DTYPE_DEFAULT && dtype != NCL_FLOAT32 && dtype != NCL_FLOAT64)
+        return ncl_error(NCL_ERR_DTYPE, "NclBinary(ldexp): no %s loop", NclDTypeName(dtype));
+    return no_loop(NCL_SUBSYSTEM_BINARY, NCL_LDEXP, 2, in,
+                   "no loop (a float mantissa and an integer exponent that fits int64)");
+}
+
 static NclStatus resolve_search(NclSubsystem sub, int op, int nin, const NclDType *in,
                                 NclDType dtype, NclDType *loop)
 {
@@ -133,12 +167,16 @@ static NclStatus resolve_search(NclSubsystem sub, int op, int nin, const NclDTyp
     }
     /* NumPy's own refusals, ahead of the search that would otherwise pick
        int8; a dtype= naming a loop (subtract in int32, say) is not refused. */
+    const int bool_gcd = sub == NCL_SUBSYSTEM_BINARY && (op == NCL_GCD || op == NCL_LCM);
     if (all_bool && dtype == NCL_DTYPE_DEFAULT &&
-        ((sub == NCL_SUBSYSTEM_BINARY && op == NCL_SUBTRACT) ||
-                     (sub == NCL_SUBSYSTEM_UNARY &&
-                      (op == NCL_NEGATIVE || op == NCL_POSITIVE || op == NCL_SIGN))))
+        (bool_gcd || (sub == NCL_SUBSYSTEM_BINARY && op == NCL_SUBTRACT) ||
+         (sub == NCL_SUBSYSTEM_UNARY &&
+          (op == NCL_NEGATIVE || op == NCL_POSITIVE || op == NCL_SIGN))))
         return no_loop(sub, op, nin, in,
-                       "not defined on booleans (use bitwise_xor / logical_not)");
+                       bool_gcd ? "not defined on booleans"
+                                : "not defined on booleans (use bitwise_xor / logical_not)");
+
+    if (sub == NCL_SUBSYSTEM_BINARY && op == NCL_LDEXP) return ldexp_search(in, dtype, loop);
 
     op_loops L = loops_of(sub, op);
     if (L.out == O_BOOL && dtype != NCL_DTYPE_DEFAULT && dtype != NCL_BOOL)
@@ -146,7 +184,7 @@ static NclStatus resolve_search(NclSubsystem sub, int op, int nin, const NclDTyp
                          ncl_sub_fn_name(sub), ncl_op_name(sub, op), NclDTypeName(dtype));
 
     NclDType t = NCL_DTYPE_DEFAULT;
-    if (dtype != NCL_DTYPE_DEFAULT && L.out == O_SAME) {
+    if (dtype != NCL_DTYPE_DEFAULT && L.out != O_BOOL) {
         /* dtype= names the loop: the inputs are cast to it under the call's
            casting rule, which the planner checks. */
         if (!in_class((enum loop_class)L.cls, dtype))
@@ -167,6 +205,7 @@ static NclStatus resolve_search(NclSubsystem sub, int op, int nin, const NclDTyp
     }
     for (int i = 0; i < nin; i++) loop[i] = t;
     loop[nin] = L.out == O_BOOL ? NCL_BOOL : t;
+    if (L.out == O_SAME2 || L.out == O_FREXP) loop[nin + 1] = L.out == O_FREXP ? NCL_INT32 : t;
     return NCL_OK;
 }
 
@@ -186,14 +225,19 @@ static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
 static ncl_resolved search_input_loop(NclSubsystem sub, int op, int nin, NclDType a, NclDType b)
 {
-    NclDType in[2] = {a, b}, loop[3];
+    NclDType in[2] = {a, b}, loop[NCL_MAX_OPERANDS];
     char saved[sizeof ncl_last_error];
     memcpy(saved, ncl_last_error, sizeof saved); /* a refusal here is not the caller's */
     NclStatus st = resolve_search(sub, op, nin, in, NCL_DTYPE_DEFAULT, loop);
     memcpy(ncl_last_error, saved, sizeof saved);
-    if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NULL, NULL};
-    return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin],
-                          ncl_kernel_chain(sub, op, loop, nin + 1),
+    if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NCL_NO_LOOP, NCL_NO_LOOP, NULL, NULL};
+    /* A two-output op keeps no chain here: the one-output fast paths need
+       one to run, and such calls are planned. */
+    if (ncl_op_nout(sub, op) > 1)
+        return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin], (uint8_t)loop[nin > 1],
+                              (uint8_t)loop[nin + 1], NULL, NULL};
+    return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin], (uint8_t)loop[nin > 1],
+                          NCL_NO_LOOP, ncl_kernel_chain(sub, op, loop, nin + 1),
                           ncl_ew_fused_chain(sub, op, nin, in, loop)};
 }
 
@@ -238,9 +282,11 @@ NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in
                 loop[0] = in[0];
                 loop[1] = in[1];
             } else {
-                for (int i = 0; i < nin; i++) loop[i] = (NclDType)r->loop;
+                loop[0] = (NclDType)r->loop;
+                if (nin > 1) loop[1] = (NclDType)r->loop1;
             }
             loop[nin] = (NclDType)r->out;
+            if (r->out2 != NCL_NO_LOOP) loop[nin + 1] = (NclDType)r->out2;
             *chain = r->chain;
             return NCL_OK;
         }

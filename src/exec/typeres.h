@@ -7,7 +7,8 @@
 #include "hooks/ncl_hooks.h"
 
 /* Resolves the loop dtypes of (sub, op) for the nin input dtypes in[]:
-   loop[0 .. nin) are the kernel's input dtypes and loop[nin] its output.
+   loop[0 .. nin) are the kernel's input dtypes and loop[nin ..) its
+   outputs (ncl_op_nout of them: loop has room for NCL_MAX_OPERANDS).
    dtype is params->dtype (NCL_DTYPE_DEFAULT: NumPy's resolution for array
    operands). *chain receives the loop's kernel chain when it is already
    known (a resolution without dtype=, worked out once), else NULL: the
@@ -26,6 +27,8 @@ NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in
 enum { NCL_NO_LOOP = 0xFF };
 typedef struct ncl_resolved {
     uint8_t loop, out;
+    uint8_t loop1; /* the second input's loop dtype: loop, but for ldexp */
+    uint8_t out2;  /* a second output's dtype, or NCL_NO_LOOP when one output */
     ncl_kchain *chain; /* chains live as long as the library */
     ncl_kchain *fused; /* the fused kernel's chain for these exact input dtypes
                           (plan.h, ncl_ew_fused), or NULL */

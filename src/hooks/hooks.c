@@ -350,6 +350,58 @@ NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, cons
     return bad_array(fn, sub, op, a, b, c, o, w);
 }
 
+/* The slots after the first of a two-output op's `out` (NclUnaryN,
+   NclBinaryN), whose tags check_arrays does not read. */
+NCL_INLINE NclStatus check_more_outs(const char *fn, NclSubsystem sub, int op, NclArray **out)
+{
+    if (NCL_LIKELY(out == NULL || (unsigned)op >= (unsigned)ncl_op_count(sub) ||
+                   ncl_op_nout(sub, op) == 1 || ncl_array_tag_any_ok(out[1])))
+        return NCL_OK;
+    char who[64];
+    snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(sub, op));
+    return ncl_array_tag_check(who, "out[1]", out[1]);
+}
+
+/* A one-slot entry (NclUnary, NclBinary) given an op of two outputs: a hook
+   would read a second slot that is not there, so the call stops here. */
+static NCL_NOINLINE NclStatus one_slot_refused(const char *fn, const char *fn_n,
+                                               NclSubsystem sub, int op)
+{
+    return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                     "%s(%s): the op has %d outputs: call %s with an array of %d out slots", fn,
+                     ncl_op_name(sub, op), ncl_op_nout(sub, op), fn_n, ncl_op_nout(sub, op));
+}
+
+/* NclUnaryN and NclBinaryN: op in range and nout its number of outputs,
+   checked before anything reads the slots. */
+static NclStatus check_nout(const char *fn, NclSubsystem sub, int op, int nout)
+{
+    if (op < 0 || op >= ncl_op_count(sub))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: unknown op %d (valid: 0..%d)", fn, op,
+                         ncl_op_count(sub) - 1);
+    if (nout != ncl_op_nout(sub, op))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         "%s(%s): nout is %d, the op has %d output%s (NclOpOutputs)", fn,
+                         ncl_op_name(sub, op), nout, ncl_op_nout(sub, op),
+                         ncl_op_nout(sub, op) > 1 ? "s" : "");
+    return NCL_OK;
+}
+
+/* call_leave_out for nout slots. */
+NCL_INLINE NclStatus call_leave_outs(ncl_thread_state *t, NclStatus st, NclSubsystem sub, int op,
+                                     NclArray **out, NclArray *const *given, int nout)
+{
+    const NclStatus s = call_leave(t, st, sub, op);
+    if (NCL_UNLIKELY(s != st) && out) {
+        for (int k = 0; k < nout; k++) {
+            if (out[k] == given[k]) continue;
+            NclArrayRelease(out[k]);
+            out[k] = given[k];
+        }
+    }
+    return s;
+}
+
 /* Create reads an array only as COPY's params->src (Create's *out is never
    read). */
 NCL_INLINE NclStatus check_create(const char *fn, NclCreateOp op, const NclCreateParams *p)
@@ -421,6 +473,9 @@ NclStatus NclUnary(NclUnaryOp op, const NclArray *a, NclArray **out, const NclPa
     ncl_thread_state *t = call_enter();
     NclStatus st = check_arrays("NclUnary", NCL_SUBSYSTEM_UNARY, (int)op,
                                 a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY((unsigned)op < (unsigned)NCL_UNARY_NOPS &&
+                     ncl_op_nout(NCL_SUBSYSTEM_UNARY, (int)op) != 1))
+        st = one_slot_refused("NclUnary", "NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op);
     if (NCL_LIKELY(st == NCL_OK)) {
         NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
         st = h->fn.unary(h, op, a, out, params);
@@ -435,11 +490,51 @@ NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArr
     ncl_thread_state *t = call_enter();
     NclStatus st = check_arrays("NclBinary", NCL_SUBSYSTEM_BINARY, (int)op,
                                 a, b, NULL, out, params);
+    if (NCL_UNLIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS &&
+                     ncl_op_nout(NCL_SUBSYSTEM_BINARY, (int)op) != 1))
+        st = one_slot_refused("NclBinary", "NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op);
     if (NCL_LIKELY(st == NCL_OK)) {
         NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
         st = h->fn.binary(h, op, a, b, out, params);
     }
     return call_leave_out(t, st, NCL_SUBSYSTEM_BINARY, (int)op, out, given);
+}
+
+/* The n-output entries: the same chains, with `out` pointing to nout
+   slots; op and nout are checked first, so that nothing reads a slot the
+   caller does not have. */
+NclStatus NclUnaryN(NclUnaryOp op, const NclArray *a, int nout, NclArray **out,
+                    const NclParams *params)
+{
+    NclArray *given[NCL_MAX_NOUT] = {NULL, NULL};
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_nout("NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op, nout);
+    if (st != NCL_OK) return call_leave(t, st, NCL_SUBSYSTEM_UNARY, (int)op);
+    for (int k = 0; out && k < nout; k++) given[k] = out[k];
+    st = check_arrays("NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op, a, NULL, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op, out);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
+        st = h->fn.unary(h, op, a, out, params);
+    }
+    return call_leave_outs(t, st, NCL_SUBSYSTEM_UNARY, (int)op, out, given, nout);
+}
+
+NclStatus NclBinaryN(NclBinaryOp op, const NclArray *a, const NclArray *b, int nout,
+                     NclArray **out, const NclParams *params)
+{
+    NclArray *given[NCL_MAX_NOUT] = {NULL, NULL};
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_nout("NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op, nout);
+    if (st != NCL_OK) return call_leave(t, st, NCL_SUBSYSTEM_BINARY, (int)op);
+    for (int k = 0; out && k < nout; k++) given[k] = out[k];
+    st = check_arrays("NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op, a, b, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op, out);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
+        st = h->fn.binary(h, op, a, b, out, params);
+    }
+    return call_leave_outs(t, st, NCL_SUBSYSTEM_BINARY, (int)op, out, given, nout);
 }
 
 NclStatus NclTernary(NclTernaryOp op, const NclArray *a, const NclArray *b, const NclArray *c,
@@ -576,6 +671,7 @@ NclStatus NclUnaryNext(NclHook *self, NclUnaryOp op, const NclArray *a, NclArray
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclUnaryNext", self);
     NclStatus st = check_arrays("NclUnaryNext", NCL_SUBSYSTEM_UNARY, (int)op,
                                 a, NULL, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclUnaryNext", NCL_SUBSYSTEM_UNARY, (int)op, out);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.unary(h, op, a, out, params);
 }
@@ -587,6 +683,7 @@ NclStatus NclBinaryNext(NclHook *self, NclBinaryOp op, const NclArray *a, const 
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclBinaryNext", self);
     NclStatus st = check_arrays("NclBinaryNext", NCL_SUBSYSTEM_BINARY, (int)op,
                                 a, b, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclBinaryNext", NCL_SUBSYSTEM_BINARY, (int)op, out);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.binary(h, op, a, b, out, params);
 }

@@ -231,9 +231,9 @@ static int kernel_nargs(NclSubsystem s, int op)
     }
     if (op < 0 || op >= ncl_op_count(s)) return -1;
     switch (s) {
-    case NCL_SUBSYSTEM_BINARY: return 3;
+    case NCL_SUBSYSTEM_BINARY: return 2 + ncl_op_nout(s, op);
     case NCL_SUBSYSTEM_COMPARE: return 3;
-    case NCL_SUBSYSTEM_UNARY: return 2;
+    case NCL_SUBSYSTEM_UNARY: return 1 + ncl_op_nout(s, op);
     case NCL_SUBSYSTEM_ISUNARY: return 2;
     case NCL_SUBSYSTEM_CONVERT: return 2;
     case NCL_SUBSYSTEM_TERNARY: return 4;
