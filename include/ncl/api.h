@@ -224,7 +224,8 @@ NCL_BEGIN_DECLS
     X(NclStatus, UnaryN, (NclUnaryOp op, const NclArray *a, int nout, NclArray **out,      \
                           const NclParams *params))                                        \
     X(NclStatus, BinaryN, (NclBinaryOp op, const NclArray *a, const NclArray *b, int nout, \
-                           NclArray **out, const NclParams *params))
+                           NclArray **out, const NclParams *params))                       \
+    X(NclStatus, WeakScalar, (NclDType dtype, const void *value, NclArray **out))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -103,7 +103,12 @@ enum {
     /** The elements are not in this process's memory: the array is the
         handle of an extension (NclArrayFromExt), such as a distributed
         array, and only hooks that know the extension compute on it. */
-    NCL_ARRAY_EXTERNAL = 32
+    NCL_ARRAY_EXTERNAL = 32,
+    /** A weakly typed scalar (NclWeakScalar): in Binary and Ternary calls
+        its dtype gives way to the other operands', as NumPy 2 (NEP 50)
+        types a Python int or float. Views and copies of it are ordinary
+        arrays. */
+    NCL_ARRAY_WEAK = 64
 };
 
 /** The owner of an external array's elements (a distributed array's
@@ -211,6 +216,33 @@ NCL_API NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape
  */
 NCL_API NclStatus NclArrayFromExt(NclDType dtype, int ndim, const int64_t *shape,
                                   NclArrayExt *ext, NclArray **out);
+/**
+ * A weakly typed scalar: a 0-d, read-only array holding a C value that
+ * Binary and Ternary calls type as NumPy 2 types a Python scalar (NEP 50),
+ * instead of as a 0-d array of its dtype. Beside array operands, an
+ * integer takes their dtype (`int8 array + 1000` is int8 arithmetic) and a
+ * float takes their float dtype, or float64 beside integers and bools
+ * (`float32 array * 2.5` stays float32, `int8 array * 2.5` is float64); an
+ * integer beside bools is int64. Where the loop that results is an integer
+ * one, the value must fit it: `int8 array + 1000` and `uint8 array - 1`
+ * are refused with NCL_ERR_CASTING, as NumPy 2 raises OverflowError. The
+ * value is converted to the loop's dtype whatever params->casting says,
+ * since that is what the scalar means. Operands that are all weak keep
+ * their own dtypes. Comparisons need none of this (they compare the exact
+ * values of any two dtypes), and in every other call a weak scalar is the
+ * 0-d array it is.
+ *
+ * @param dtype  NCL_INT64 or NCL_UINT64 for an integer (a Python int; the
+ *               unsigned type reaches 2^64 - 1), NCL_FLOAT64 for a float.
+ * @param value  the value, of that dtype's C type.
+ * @param out    receives the new scalar (reference count 1); untouched on
+ *               failure.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  value or out NULL.
+ * @retval NCL_ERR_DTYPE  another dtype.
+ * @retval NCL_ERR_NO_MEMORY
+ */
+NCL_API NclStatus NclWeakScalar(NclDType dtype, const void *value, NclArray **out);
 /**
  * The extension state of an external array (NclArrayFromExt).
  * @param a  an array, or NULL.

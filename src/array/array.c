@@ -282,6 +282,26 @@ NclStatus NclFromDataKind(NclDType dtype, int ndim, const int64_t *shape, const 
     return NCL_OK;
 }
 
+NclStatus NclWeakScalar(NclDType dtype, const void *value, NclArray **out)
+{
+    static const char who[] = "NclWeakScalar";
+    if (value == NULL || out == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who,
+                         value == NULL ? "value" : "out");
+    if (dtype != NCL_INT64 && dtype != NCL_UINT64 && dtype != NCL_FLOAT64)
+        return ncl_error(NCL_ERR_DTYPE,
+                         "%s: a weak scalar is an int64 or uint64 (a Python int) or a float64 "
+                         "(a Python float), not %s",
+                         who, (unsigned)dtype < NCL_NTYPES ? NclDTypeName(dtype) : "an unknown dtype");
+    NclArray *a;
+    NclStatus s = ncl_array_alloc(who, dtype, 0, NULL, NCL_ORDER_C, 0, &a);
+    if (s != NCL_OK) return s;
+    memcpy(a->data, value, a->itemsize);
+    a->flags = (a->flags & ~(uint32_t)NCL_ARRAY_WRITEABLE) | NCL_ARRAY_WEAK;
+    *out = a;
+    return NCL_OK;
+}
+
 NclStatus NclFromData(NclDType dtype, int ndim, const int64_t *shape, const int64_t *strides,
                       void *data, uint32_t flags, NclDeleter deleter, void *deleter_ctx,
                       NclArray **out)

@@ -96,6 +96,20 @@ static void init_call(ncl_ew_call *c, NclSubsystem sub, int op, int nin, const N
     c->where = p->where;
     c->casting = p->casting;
     c->truth_inputs = 0;
+    c->weak_inputs = 0;
+}
+
+/* Resolves c's loop from the input dtypes in[], those of weak scalars
+   first replaced by what they stand for (typeres.h), whose values must then
+   fit the loop. */
+static NclStatus resolve_weak(ncl_ew_call *c, NclDType *in, NclDType dtype)
+{
+    c->weak_inputs = ncl_weak_inputs(c->sub, c->op, c->nin, c->in);
+    if (c->weak_inputs) ncl_weak_dtypes(c->sub, c->op, c->nin, c->in, c->weak_inputs, in);
+    NclStatus st = ncl_resolve_loop(c->sub, c->op, c->nin, in, dtype, c->loop, &c->chain);
+    if (st == NCL_OK && c->weak_inputs)
+        st = ncl_weak_check(c->sub, c->op, c->nin, c->in, c->weak_inputs, c->loop);
+    return st;
 }
 
 static NclStatus run_resolved(NclSubsystem sub, int op, int nin, const NclArray *a,
@@ -183,8 +197,7 @@ static NCL_NOINLINE NclStatus binary_planned(NclBinaryOp op, const NclArray *a,
     ncl_ew_call c;
     init_call(&c, NCL_SUBSYSTEM_BINARY, op, 2, a, b, out, &p);
     NclDType in[2] = {a->dtype, b->dtype};
-    if ((st = ncl_resolve_loop(NCL_SUBSYSTEM_BINARY, op, 2, in, p.dtype, c.loop, &c.chain)))
-        return st;
+    if ((st = resolve_weak(&c, in, p.dtype))) return st;
     /* NumPy refuses integer powers with negative exponents; so does NCLib,
        before anything is written. (Device memory is reported by the planner.) */
     if (op == NCL_POWER && ncl_dtype_kind[c.loop[1]] == 'i' && b->kind != NCL_MEM_DEVICE &&
@@ -203,7 +216,7 @@ NclStatus ncl_default_binary(NclHook *self, NclBinaryOp op, const NclArray *a, c
 {
     (void)self;
     if (NCL_LIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS && a && b && out && *out &&
-                   params_plain(params))) {
+                   params_plain(params) && !((a->flags | b->flags) & NCL_ARRAY_WEAK))) {
         const NclArray *in[2] = {a, b};
         NclStatus st;
         if (try_fast(NCL_SUBSYSTEM_BINARY, op, 2, in, *out,
@@ -273,8 +286,7 @@ NclStatus ncl_default_ternary(NclHook *self, NclTernaryOp op, const NclArray *a,
     init_call(&c, NCL_SUBSYSTEM_TERNARY, op, 3, a, b, out, &p);
     c.in[2] = c3;
     NclDType in[3] = {a->dtype, b->dtype, c3->dtype};
-    if ((st = ncl_resolve_loop(NCL_SUBSYSTEM_TERNARY, op, 3, in, p.dtype, c.loop, &c.chain)))
-        return st;
+    if ((st = resolve_weak(&c, in, p.dtype))) return st;
     c.out_dtype = c.loop[3];
     /* where's condition is read as truth whatever the casting rule: any
        dtype to bool is what a condition means, not a lossy cast. */

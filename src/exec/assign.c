@@ -30,6 +30,7 @@ NclStatus ncl_convert_run(NclSubsystem sub, int op, const NclArray *a, NclDType 
     c.out = out;
     c.where = where;
     c.truth_inputs = 0;
+    c.weak_inputs = 0;
     /* The rule was applied above; the planner's own checks see equal dtypes. */
     c.casting = NCL_CASTING_NO;
     c.out_dtype = to;

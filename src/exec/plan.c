@@ -410,7 +410,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     for (int k = 0; k < nout; k++)
         out_dtype[k] = outs[k] ? outs[k]->dtype : k == 0 ? c->out_dtype : c->loop[nin + k];
     for (int i = 0; i < nin; i++) {
-        if (c->in[i]->dtype != c->loop[i] && !(c->truth_inputs >> i & 1u) &&
+        if (c->in[i]->dtype != c->loop[i] && !((c->truth_inputs | c->weak_inputs) >> i & 1u) &&
             !NclCanCast(c->in[i]->dtype, c->loop[i], c->casting))
             return ncl_error(NCL_ERR_CASTING,
                              WHO ": cannot cast input %d from %s to the loop dtype %s under "

@@ -36,6 +36,9 @@ typedef struct ncl_ew_call {
     NclCasting casting;
     unsigned truth_inputs;             /* bit i: input i is read as truth (cast to
                                           bool whatever the casting rule) */
+    unsigned weak_inputs;              /* bit i: input i is a weak scalar, converted
+                                          to its loop dtype whatever the casting
+                                          rule (its value was checked) */
     NclDType out_dtype;                /* dtype of an allocated first output (a second
                                           one's is its loop dtype) */
 } ncl_ew_call;

@@ -9,6 +9,7 @@
  * dtype pair as it is, so that mixed comparisons are exact.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include "exec/plan.h"
 #include "exec/typeres.h"
@@ -292,4 +293,112 @@ NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in
         }
     }
     return resolve_search(sub, op, nin, in, dtype, loop);
+}
+
+/* ---- weak scalars (NclWeakScalar, NEP 50) --------------------------------------- */
+
+/* The inputs of (sub, op) whose dtypes meet in type resolution: every
+   one, but where's condition. */
+NCL_INLINE int promoted_input(NclSubsystem sub, int op, int i)
+{
+    return !(sub == NCL_SUBSYSTEM_TERNARY && op == NCL_WHERE && i == 0);
+}
+
+unsigned ncl_weak_inputs(NclSubsystem sub, int op, int nin, const NclArray *const *in)
+{
+    if (sub != NCL_SUBSYSTEM_BINARY && sub != NCL_SUBSYSTEM_TERNARY) return 0;
+    /* The logical ops read their operands as truth: a weak scalar is read
+       as it is, so that 256 stays true beside int8 (the result is bool
+       either way). */
+    if (sub == NCL_SUBSYSTEM_BINARY &&
+        (op == NCL_LOGICAL_AND || op == NCL_LOGICAL_OR || op == NCL_LOGICAL_XOR))
+        return 0;
+    unsigned weak = 0;
+    for (int i = 0; i < nin; i++)
+        if ((in[i]->flags & NCL_ARRAY_WEAK) && promoted_input(sub, op, i)) weak |= 1u << i;
+    return weak;
+}
+
+void ncl_weak_dtypes(NclSubsystem sub, int op, int nin, const NclArray *const *in, unsigned weak,
+                     NclDType *dtypes)
+{
+    NclDType strong = NCL_DTYPE_DEFAULT;
+    for (int i = 0; i < nin; i++) {
+        if ((weak >> i & 1u) || !promoted_input(sub, op, i)) continue;
+        strong = strong == NCL_DTYPE_DEFAULT ? in[i]->dtype : NclPromoteTypes(strong, in[i]->dtype);
+    }
+    if (strong == NCL_DTYPE_DEFAULT) return; /* all weak: their own dtypes */
+    const char k = ncl_dtype_kind[strong];
+    if (sub == NCL_SUBSYSTEM_BINARY && op == NCL_LDEXP) {
+        /* ldexp's loops mix a float and an integer: a weak integer fits
+           whichever the search tries first (int8 stands for "any integer":
+           it casts safely to int32 and to float32), its value checked
+           against that loop after; a mantissa beside a bool exponent is
+           int64 (a float64 loop), as NumPy's weak promotion has it, and a
+           weak float is float64 beside an integer, as below. */
+        for (int i = 0; i < nin; i++)
+            if (weak >> i & 1u)
+                dtypes[i] = ncl_dtype_kind[in[i]->dtype] == 'f' ? (k == 'f' ? strong : NCL_FLOAT64)
+                            : i == 0 && k == 'b'                 ? NCL_INT64
+                                                                 : NCL_INT8;
+        return;
+    }
+    for (int i = 0; i < nin; i++) {
+        if (!(weak >> i & 1u)) continue;
+        if (ncl_dtype_kind[in[i]->dtype] == 'f') /* a float: the others' float, or float64 */
+            dtypes[i] = k == 'f' ? strong : NCL_FLOAT64;
+        else /* an integer: the others' dtype, but int64 beside bools */
+            dtypes[i] = k == 'b' ? NCL_INT64 : strong;
+    }
+}
+
+/* Whether the weak integer scalar a holds a value that dtype t represents. */
+static int weak_fits(const NclArray *a, NclDType t)
+{
+    int64_t v;
+    uint64_t u;
+    int neg;
+    if (a->dtype == NCL_INT64) {
+        memcpy(&v, a->data, sizeof v);
+        neg = v < 0;
+        u = (uint64_t)v;
+    } else {
+        memcpy(&u, a->data, sizeof u);
+        neg = 0;
+    }
+    const unsigned bits = 8u * (unsigned)ncl_dtype_size[t];
+    switch (ncl_dtype_kind[t]) {
+    case 'b': return !neg && u <= 1;
+    case 'u': return !neg && (bits == 64 || u < (UINT64_C(1) << bits));
+    case 'i': {
+        const uint64_t max = (UINT64_C(1) << (bits - 1)) - 1;
+        return neg ? (uint64_t)0 - u <= max + 1 : u <= max;
+    }
+    default: return 1; /* a float takes any integer (rounded) */
+    }
+}
+
+NclStatus ncl_weak_check(NclSubsystem sub, int op, int nin, const NclArray *const *in,
+                         unsigned weak, const NclDType *loop)
+{
+    for (int i = 0; i < nin; i++) {
+        if (!(weak >> i & 1u) || ncl_dtype_kind[in[i]->dtype] == 'f' || weak_fits(in[i], loop[i]))
+            continue;
+        char text[32];
+        if (in[i]->dtype == NCL_INT64) {
+            int64_t v;
+            memcpy(&v, in[i]->data, sizeof v);
+            snprintf(text, sizeof text, "%lld", (long long)v);
+        } else {
+            uint64_t v;
+            memcpy(&v, in[i]->data, sizeof v);
+            snprintf(text, sizeof text, "%llu", (unsigned long long)v);
+        }
+        return ncl_error(NCL_ERR_CASTING,
+                         "%s(%s): the weak scalar %s (input %c) is out of bounds for %s, the "
+                         "dtype the call computes in",
+                         ncl_sub_fn_name(sub), ncl_op_name(sub, op), text, "abc"[i],
+                         NclDTypeName(loop[i]));
+    }
+    return NCL_OK;
 }

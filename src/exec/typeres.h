@@ -16,6 +16,21 @@
 NclStatus ncl_resolve_loop(NclSubsystem sub, int op, int nin, const NclDType *in,
                            NclDType dtype, NclDType *loop, ncl_kchain **chain);
 
+/* ---- weak scalars (NclWeakScalar, NEP 50) ------------------------------------
+   A Binary or Ternary call with weak operands resolves as one whose weak
+   operands have the dtypes they stand for: ncl_weak_inputs marks them (bit
+   i: in[i]; none in other subsystems, nor where's condition),
+   ncl_weak_dtypes replaces their entries in dtypes[] (the inputs' own on
+   entry) by the strong operands' dtype (integers; int64 beside bools) or
+   float dtype (floats; float64 beside integers and bools), all weak: left
+   as they are. After resolution ncl_weak_check refuses, with
+   NCL_ERR_CASTING, a weak integer that its loop dtype cannot hold. */
+unsigned ncl_weak_inputs(NclSubsystem sub, int op, int nin, const NclArray *const *in);
+void ncl_weak_dtypes(NclSubsystem sub, int op, int nin, const NclArray *const *in, unsigned weak,
+                     NclDType *dtypes);
+NclStatus ncl_weak_check(NclSubsystem sub, int op, int nin, const NclArray *const *in,
+                         unsigned weak, const NclDType *loop);
+
 /* ---- the resolved-loop cache (calls without dtype=) ------------------------- */
 
 /* What a call without dtype= runs for one op and input dtypes: the loop
