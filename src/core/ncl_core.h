@@ -133,8 +133,8 @@ const char *ncl_subsystem_name(NclSubsystem s);
 /* The op's name ("add"); "?" when op is out of range for s. */
 const char *ncl_op_name(NclSubsystem s, int op);
 int ncl_op_count(NclSubsystem s);
-/* The number of outputs of an op in range (NclOpOutputs): 2 for the
-   two-output ops, else 1. */
+/* The number of outputs of an op (NclOpOutputs): 2 for the two-output
+   ops, else 1, also for an op out of range (which callers refuse apart). */
 NCL_INLINE int ncl_op_nout(NclSubsystem s, int op)
 {
     return (s == NCL_SUBSYSTEM_UNARY && (op == NCL_FREXP || op == NCL_MODF)) ||

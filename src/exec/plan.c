@@ -425,7 +425,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
                              WHO ": cannot cast the result from %s to %s dtype %s under "
                              "casting rule '%s'",
                              WHO_ARGS(c), NclDTypeName(c->loop[nin + k]),
-                             c->nout > 1 ? out_name(c, k) : "the output",
+                             out_name(c, k),
                              NclDTypeName(out_dtype[k]), casting_names[c->casting]);
     for (int k = 0; k < p->nop; k++) p->sig[k] = c->loop[k];
     p->kernel_sub = c->kernel_sub;

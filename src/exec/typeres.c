@@ -234,12 +234,11 @@ static ncl_resolved search_input_loop(NclSubsystem sub, int op, int nin, NclDTyp
     if (st) return (ncl_resolved){NCL_NO_LOOP, NCL_NO_LOOP, NCL_NO_LOOP, NCL_NO_LOOP, NULL, NULL};
     /* A two-output op keeps no chain here: the one-output fast paths need
        one to run, and such calls are planned. */
-    if (ncl_op_nout(sub, op) > 1)
-        return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin], (uint8_t)loop[nin > 1],
-                              (uint8_t)loop[nin + 1], NULL, NULL};
+    const int two = ncl_op_nout(sub, op) > 1;
     return (ncl_resolved){(uint8_t)loop[0], (uint8_t)loop[nin], (uint8_t)loop[nin > 1],
-                          NCL_NO_LOOP, ncl_kernel_chain(sub, op, loop, nin + 1),
-                          ncl_ew_fused_chain(sub, op, nin, in, loop)};
+                          two ? (uint8_t)loop[nin + 1] : NCL_NO_LOOP,
+                          two ? NULL : ncl_kernel_chain(sub, op, loop, nin + 1),
+                          two ? NULL : ncl_ew_fused_chain(sub, op, nin, in, loop)};
 }
 
 static void build_cache(void)
@@ -352,20 +351,19 @@ void ncl_weak_dtypes(NclSubsystem sub, int op, int nin, const NclArray *const *i
     }
 }
 
+/* A weak integer scalar's value as sign and magnitude bits: u is the
+   value's two's complement bits (int64) or the value (uint64). */
+static int weak_negative(const NclArray *a, uint64_t *u)
+{
+    memcpy(u, a->data, sizeof *u);
+    return a->dtype == NCL_INT64 && (*u >> 63) != 0;
+}
+
 /* Whether the weak integer scalar a holds a value that dtype t represents. */
 static int weak_fits(const NclArray *a, NclDType t)
 {
-    int64_t v;
     uint64_t u;
-    int neg;
-    if (a->dtype == NCL_INT64) {
-        memcpy(&v, a->data, sizeof v);
-        neg = v < 0;
-        u = (uint64_t)v;
-    } else {
-        memcpy(&u, a->data, sizeof u);
-        neg = 0;
-    }
+    const int neg = weak_negative(a, &u);
     const unsigned bits = 8u * (unsigned)ncl_dtype_size[t];
     switch (ncl_dtype_kind[t]) {
     case 'b': return !neg && u <= 1;
@@ -385,15 +383,11 @@ NclStatus ncl_weak_check(NclSubsystem sub, int op, int nin, const NclArray *cons
         if (!(weak >> i & 1u) || ncl_dtype_kind[in[i]->dtype] == 'f' || weak_fits(in[i], loop[i]))
             continue;
         char text[32];
-        if (in[i]->dtype == NCL_INT64) {
-            int64_t v;
-            memcpy(&v, in[i]->data, sizeof v);
-            snprintf(text, sizeof text, "%lld", (long long)v);
-        } else {
-            uint64_t v;
-            memcpy(&v, in[i]->data, sizeof v);
-            snprintf(text, sizeof text, "%llu", (unsigned long long)v);
-        }
+        uint64_t u;
+        if (weak_negative(in[i], &u))
+            snprintf(text, sizeof text, "-%llu", (unsigned long long)((uint64_t)0 - u));
+        else
+            snprintf(text, sizeof text, "%llu", (unsigned long long)u);
         return ncl_error(NCL_ERR_CASTING,
                          "%s(%s): the weak scalar %s (input %c) is out of bounds for %s, the "
                          "dtype the call computes in",

@@ -354,8 +354,7 @@ NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, cons
    NclBinaryN), whose tags check_arrays does not read. */
 NCL_INLINE NclStatus check_more_outs(const char *fn, NclSubsystem sub, int op, NclArray **out)
 {
-    if (NCL_LIKELY(out == NULL || (unsigned)op >= (unsigned)ncl_op_count(sub) ||
-                   ncl_op_nout(sub, op) == 1 || ncl_array_tag_any_ok(out[1])))
+    if (NCL_LIKELY(out == NULL || ncl_op_nout(sub, op) == 1 || ncl_array_tag_any_ok(out[1])))
         return NCL_OK;
     char who[64];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(sub, op));
@@ -473,8 +472,7 @@ NclStatus NclUnary(NclUnaryOp op, const NclArray *a, NclArray **out, const NclPa
     ncl_thread_state *t = call_enter();
     NclStatus st = check_arrays("NclUnary", NCL_SUBSYSTEM_UNARY, (int)op,
                                 a, NULL, NULL, out, params);
-    if (NCL_UNLIKELY((unsigned)op < (unsigned)NCL_UNARY_NOPS &&
-                     ncl_op_nout(NCL_SUBSYSTEM_UNARY, (int)op) != 1))
+    if (NCL_UNLIKELY(ncl_op_nout(NCL_SUBSYSTEM_UNARY, (int)op) != 1))
         st = one_slot_refused("NclUnary", "NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op);
     if (NCL_LIKELY(st == NCL_OK)) {
         NclHook *h = chain_first(NCL_SUBSYSTEM_UNARY);
@@ -490,8 +488,7 @@ NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArr
     ncl_thread_state *t = call_enter();
     NclStatus st = check_arrays("NclBinary", NCL_SUBSYSTEM_BINARY, (int)op,
                                 a, b, NULL, out, params);
-    if (NCL_UNLIKELY((unsigned)op < (unsigned)NCL_BINARY_NOPS &&
-                     ncl_op_nout(NCL_SUBSYSTEM_BINARY, (int)op) != 1))
+    if (NCL_UNLIKELY(ncl_op_nout(NCL_SUBSYSTEM_BINARY, (int)op) != 1))
         st = one_slot_refused("NclBinary", "NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op);
     if (NCL_LIKELY(st == NCL_OK)) {
         NclHook *h = chain_first(NCL_SUBSYSTEM_BINARY);
