@@ -38,6 +38,7 @@ PACKAGES=(
   libhwloc-dev liburcu-dev                       # library dependencies (topology, RCU)
   libudev-dev                                    # named by hwloc.pc for static links (pkg-config --static)
   libsleef-dev                                   # vector math
+  libopenblas-dev                                # matmul and dot of float dtypes (cblas)
   check libsubunit-dev                           # unit tests
   libbenchmark-dev                               # benchmarks
   python3 python3-numpy                          # the NumPy oracle for tests and benchmarks

@@ -23,14 +23,14 @@
     end of their enums, fields at the end of structs that carry their size);
     a program runs with a library of its headers' minor version or later
     (NclCheckVersion). */
-#define NCL_VERSION_MINOR 7
+#define NCL_VERSION_MINOR 8
 /** Patch version: fixes only, no change to the interface. */
 #define NCL_VERSION_PATCH 0
 /** The version of these headers as text, "major.minor.patch". */
-#define NCL_VERSION_STRING "0.7.0"
+#define NCL_VERSION_STRING "0.8.0"
 /** NCL_VERSION_MAJOR * 10000 + NCL_VERSION_MINOR * 100 + NCL_VERSION_PATCH,
     the number NclVersionNumber and NclCheckVersion compare. */
-#define NCL_VERSION_NUMBER 700
+#define NCL_VERSION_NUMBER 800
 /** Bumped whenever a public struct or function signature changes
     incompatibly (the ABI baseline in abi/ says what changed); NclApi carries
     the library's value in NclApi::abi_version. */

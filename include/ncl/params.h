@@ -91,13 +91,38 @@ typedef struct NclParams {
         result is asked for with a non-NULL shape and ndim 0). */
     const int64_t *shape;
     int endpoint;           ///< RNG's INTEGERS: non-zero includes high.
+    /** Reduce's STD, VAR, NANSTD, NANVAR: the delta degrees of freedom; the
+        divisor is the count less ddof (NumPy's ddof). Default 0. */
+    int64_t ddof;
+    /** Mask's SEARCHSORTED: NCL_SIDE_LEFT (0, the default) gives the first
+        suitable index, NCL_SIDE_RIGHT (1) the last. */
+    int side;
+    /** Mask's SEARCHSORTED: int64 indices that sort the searched array
+        (NumPy's sorter), or NULL: it is sorted as it is. */
+    const NclArray *sorter;
+    /** Manip's REPEAT: how many times each element repeats (one count for
+        all, or one per element along the axis); TILE: how many times the
+        array repeats along each axis (NumPy's reps). NULL: not given. */
+    const int64_t *repeats;
+    int64_t nrepeats;       ///< Number of entries in NclParams::repeats.
+    /** Manip's DIFF: how many times differences are taken (NumPy's n);
+        default 1. */
+    int64_t n;
 } NclParams;
+
+/** Which end of a run of equal elements SEARCHSORTED gives (NumPy's side). */
+enum {
+    NCL_SIDE_LEFT = 0, ///< The first index i where v <= a[i] (NumPy's "left").
+    NCL_SIDE_RIGHT = 1 ///< The first index i where v < a[i] (NumPy's "right").
+};
 
 /** The defaults of every field: size set, no mask, dtype resolved,
     NCL_CASTING_SAME_KIND, no axes, no keepdims, no initial, the default
-    sort, kth 0, no size, endpoint excluded. */
-#define NCL_PARAMS_INIT \
-    { sizeof(NclParams), NULL, NCL_DTYPE_DEFAULT, NCL_CASTING_SAME_KIND, NULL, 0, 0, NULL, 0, 0, 0, NULL, 0 }
+    sort, kth 0, no size, endpoint excluded, ddof 0, the left side, no
+    sorter, no repeats, n 1. */
+#define NCL_PARAMS_INIT                                                                  \
+    { sizeof(NclParams), NULL, NCL_DTYPE_DEFAULT, NCL_CASTING_SAME_KIND, NULL, 0, 0, NULL, 0, 0, \
+      0, NULL, 0, 0, NCL_SIDE_LEFT, NULL, NULL, 0, 1 }
 
 NCL_END_DECLS
 
