@@ -86,7 +86,7 @@ static int ncl_to_npy(NclDType t)
 /* ---- state ----------------------------------------------------------------- */
 
 #define MAX_SLOTS 1024
-#define MAX_OPERANDS 3
+#define MAX_OPERANDS 4                /* divmod: two inputs, two outputs */
 
 typedef struct Slot {
     PyUFuncObject *ufunc;              /* strong reference while installed */
@@ -95,7 +95,7 @@ typedef struct Slot {
     NclDType sig[MAX_OPERANDS];        /* the same in NCLib's dtypes */
     NclSubsystem subsystem;
     int op;
-    int nin;
+    int nin, nout;
     int heavy;                         /* a transcendental: min_elements_heavy applies */
     int signed_power;                  /* power of a signed integer type */
     _Atomic unsigned long long hook_generation; /* NclHooksGeneration when hooked was read */
@@ -153,22 +153,24 @@ static void extent(const char *p, npy_intp n, npy_intp step, size_t sz, uintptr_
     *hi = b + sz;
 }
 
-/* 1 when NCLib may run the call: every input either leaves the output's
-   bytes alone or is exactly the output (same first element, step and
-   item size), and the output does not overlap itself. */
+/* 1 when NCLib may run the call: every input either leaves each output's
+   bytes alone or is exactly that output (same first element, step and
+   item size), no output overlaps itself, and the outputs (divmod's,
+   frexp's, modf's two) do not overlap each other. */
 static int layout_ok(const Slot *s, char *const *args, npy_intp n, const npy_intp *steps)
 {
-    int o = s->nin;
-    size_t osz = NclDTypeSize(s->sig[o]);
-    if (n > 1 && (size_t)(steps[o] < 0 ? -steps[o] : steps[o]) < osz) return 0;
-    uintptr_t olo, ohi;
-    extent(args[o], n, steps[o], osz, &olo, &ohi);
-    for (int i = 0; i < s->nin; i++) {
-        size_t isz = NclDTypeSize(s->sig[i]);
-        if (args[i] == args[o] && steps[i] == steps[o] && isz == osz) continue;
-        uintptr_t lo, hi;
-        extent(args[i], n, steps[i], isz, &lo, &hi);
-        if (lo < ohi && olo < hi) return 0;
+    for (int o = s->nin; o < s->nin + s->nout; o++) {
+        size_t osz = NclDTypeSize(s->sig[o]);
+        if (n > 1 && (size_t)(steps[o] < 0 ? -steps[o] : steps[o]) < osz) return 0;
+        uintptr_t olo, ohi;
+        extent(args[o], n, steps[o], osz, &olo, &ohi);
+        for (int i = 0; i < o; i++) {
+            size_t isz = NclDTypeSize(s->sig[i]);
+            if (i < s->nin && args[i] == args[o] && steps[i] == steps[o] && isz == osz) continue;
+            uintptr_t lo, hi;
+            extent(args[i], n, steps[i], isz, &lo, &hi);
+            if (lo < ohi && olo < hi) return 0;
+        }
     }
     return 1;
 }
@@ -181,7 +183,7 @@ static int layout_ok(const Slot *s, char *const *args, npy_intp n, const npy_int
 static NclStatus run_ncl(const Slot *s, char *const *args, npy_intp n, const npy_intp *steps)
 {
     int64_t st64[MAX_OPERANDS];
-    for (int i = 0; i <= s->nin; i++) st64[i] = (int64_t)steps[i];
+    for (int i = 0; i < s->nin + s->nout; i++) st64[i] = (int64_t)steps[i];
     return NclKernelRun(s->subsystem, s->op, s->sig, args, (int64_t)n, st64);
 }
 
@@ -360,7 +362,11 @@ static int discover_slots(void)
         if (!PyObject_TypeCheck(obj, &PyUFunc_Type)) { Py_DECREF(obj); continue; }
         PyUFuncObject *uf = (PyUFuncObject *)obj;
         int nargs = uf->nin + uf->nout;
-        if (uf->nin != on->nin || uf->nout != 1 || uf->core_enabled) { Py_DECREF(obj); continue; }
+        if (uf->nin != on->nin || uf->nout != NclOpOutputs(on->subsystem, on->op) ||
+            uf->core_enabled) {
+            Py_DECREF(obj);
+            continue;
+        }
         for (int t = 0; t < uf->ntypes; t++) {
             int typenums[MAX_OPERANDS];
             NclDType sig[MAX_OPERANDS];
@@ -391,6 +397,7 @@ static int discover_slots(void)
             s->subsystem = on->subsystem;
             s->op = on->op;
             s->nin = on->nin;
+            s->nout = uf->nout;
             s->heavy = is_heavy(on, sig);
             s->signed_power = on->subsystem == NCL_SUBSYSTEM_BINARY && on->op == NCL_POWER &&
                               (sig[1] == NCL_INT8 || sig[1] == NCL_INT16 ||
@@ -778,13 +785,13 @@ static PyObject *py_loops(PyObject *self, PyObject *unused)
     for (int k = 0; k < nslots; k++) {
         const Slot *s = &slots[k];
         char types[MAX_OPERANDS + 1] = { 0 };
-        for (int i = 0; i <= s->nin; i++) {
+        for (int i = 0; i < s->nin + s->nout; i++) {
             PyArray_Descr *d = PyArray_DescrFromType(s->typenums[i]);
             if (d == NULL) { Py_DECREF(list); return NULL; }
             types[i] = d->type;
             Py_DECREF(d);
         }
-        PyObject *t = Py_BuildValue("(ss#sKK)", s->ufunc->name, types, (Py_ssize_t)(s->nin + 1),
+        PyObject *t = Py_BuildValue("(ss#sKK)", s->ufunc->name, types, (Py_ssize_t)(s->nin + s->nout),
                                     NclDTypeName(s->sig[0]),
                                     (unsigned long long)atomic_load(&s->ncl_calls),
                                     (unsigned long long)atomic_load(&s->fallback_calls));
@@ -1180,25 +1187,44 @@ static PyObject *py_call(PyObject *self, PyObject *args)
     }
     {
         NclArray *a = ((PyNclArray *)wx)->arr, *b = wy ? ((PyNclArray *)wy)->arr : NULL;
-        NclArray *out = NULL;
+        const int nout = NclOpOutputs(on->subsystem, on->op);
+        NclArray *out[2] = { NULL, NULL };
         NclStatus st;
         Py_BEGIN_ALLOW_THREADS
         switch (on->subsystem) {
-        case NCL_SUBSYSTEM_BINARY: st = NclBinary((NclBinaryOp)on->op, a, b, &out, NULL); break;
-        case NCL_SUBSYSTEM_COMPARE: st = NclCompare((NclCompareOp)on->op, a, b, &out, NULL); break;
-        case NCL_SUBSYSTEM_UNARY: st = NclUnary((NclUnaryOp)on->op, a, &out, NULL); break;
-        default: st = NclIsUnary((NclIsUnaryOp)on->op, a, &out, NULL); break;
+        case NCL_SUBSYSTEM_BINARY: st = NclBinaryN((NclBinaryOp)on->op, a, b, nout, out, NULL); break;
+        case NCL_SUBSYSTEM_COMPARE: st = NclCompare((NclCompareOp)on->op, a, b, out, NULL); break;
+        case NCL_SUBSYSTEM_UNARY: st = NclUnaryN((NclUnaryOp)on->op, a, nout, out, NULL); break;
+        default: st = NclIsUnary((NclIsUnaryOp)on->op, a, out, NULL); break;
         }
         Py_END_ALLOW_THREADS
         if (st != NCL_OK) {
-            NclArrayRelease(out);
             raise_ncl(st, opname);
             goto done;
         }
-        PyObject *w = wrap_ncl(out);
-        if (w == NULL) goto done;
-        res = nclarray_to_numpy((PyNclArray *)w);
-        Py_DECREF(w);
+        /* One ndarray, or a tuple of them for an op of two outputs (divmod,
+           frexp, modf), as the ufunc returns. */
+        PyObject *results[2] = { NULL, NULL };
+        for (int k = 0; k < nout; k++) {
+            PyObject *w = wrap_ncl(out[k]);
+            out[k] = NULL;
+            if (w != NULL) {
+                results[k] = nclarray_to_numpy((PyNclArray *)w);
+                Py_DECREF(w);
+            }
+            if (results[k] == NULL) {
+                for (int j = k + 1; j < nout; j++) NclArrayRelease(out[j]);
+                Py_XDECREF(results[0]);
+                goto done;
+            }
+        }
+        if (nout == 1) {
+            res = results[0];
+        } else {
+            res = PyTuple_Pack(2, results[0], results[1]);
+            Py_DECREF(results[0]);
+            Py_DECREF(results[1]);
+        }
     }
 done:
     Py_XDECREF(wx); Py_XDECREF(wy); Py_XDECREF(ax); Py_XDECREF(ay);

@@ -93,9 +93,10 @@ def capture_raise(fn):
 
 def cases(uf, types, quick):
     """(layout name, zero-argument function returning an ndarray) pairs."""
-    nin = uf.nin
+    nin, nout = uf.nin, uf.nout
     dt_in = np.dtype(types[0])
-    dt_out = np.dtype(types[-1])
+    dt_outs = [np.dtype(c) for c in types[nin:]]
+    dt_out = dt_outs[0]
     rng = np.random.default_rng(abs(hash((uf.__name__, types))) % (2 ** 32))
     e = edge_values(dt_in)
     if nin == 2:
@@ -122,17 +123,25 @@ def cases(uf, types, quick):
         out.append(("scalar-left", lambda: call(np.array(a0[n // 3], dtype=dt_in), b0)))
     else:
         out.append(("scalar", lambda: call(np.array(a0[7], dtype=dt_in))))
+    def outs_with(first):
+        """The out= of a call whose first output is first (the second of an
+        op of two outputs a fresh array), and what the call returns."""
+        rest = tuple(np.zeros(n, dtype=d) for d in dt_outs[1:])
+        return ((first,) + rest if rest else first), (first,) + rest
+
     if dt_out == dt_in:
         def inplace():
             x = a0.copy()
-            call(x, *ins[1:], out=x)
-            return x
+            o, r = outs_with(x)
+            call(x, *ins[1:], out=o)
+            return r
         out.append(("in-place", inplace))
         if nin == 2:
             def inplace_right():
                 y = b0.copy()
-                call(a0, y, out=y)
-                return y
+                o, r = outs_with(y)
+                call(a0, y, out=o)
+                return r
             out.append(("in-place-right", inplace_right))
     # Operands of another dtype, cast by NumPy in buffers of 8192 elements.
     other = np.float32 if dt_in == np.float64 else np.float64
@@ -142,11 +151,11 @@ def cases(uf, types, quick):
     mask = (np.arange(n) % 7) < 4
 
     def masked():
-        o = np.zeros(n, dtype=dt_out)
+        o, r = outs_with(np.zeros(n, dtype=dt_out))
         call(*ins, out=o, where=mask)
-        return o
+        return r
     out.append(("where", masked))
-    if nin == 2 and dt_out == dt_in:
+    if nin == 2 and nout == 1 and dt_out == dt_in:
         out.append(("reduce", lambda: uf.reduce(a0)))
         out.append(("reduce-axis0", lambda: uf.reduce(np.resize(a0, (n // 4 * 4,)).reshape(-1, 4), axis=0)))
         out.append(("accumulate", lambda: uf.accumulate(a0)))
@@ -167,6 +176,10 @@ def same(name, x, y):
     that INEXACT functions may differ by ULP_BOUND ulp."""
     if x is None or y is None:
         return x is y
+    if isinstance(x, tuple) or isinstance(y, tuple):
+        # The results of an op of two outputs, compared one by one.
+        return (isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y) and
+                all(same(name, xi, yi) for xi, yi in zip(x, y)))
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype != y.dtype or x.shape != y.shape:
         return False
@@ -245,6 +258,9 @@ def main():
             if bad <= 60:
                 print("FAIL", key, "; ".join(problems))
                 if r0 is not None and r1 is not None and "results differ" in problems:
+                    if isinstance(r0, tuple):  # the first output that differs
+                        r0, r1 = next(((x, y) for x, y in zip(r0, r1) if not same(name, x, y)),
+                                      (r0[0], r1[0]))
                     r0a, r1a = np.asarray(r0).ravel(), np.asarray(r1).ravel()
                     if r0a.shape == r1a.shape:
                         idx = [i for i in range(r0a.size) if r0a[i:i+1].tobytes() != r1a[i:i+1].tobytes()][:4]
