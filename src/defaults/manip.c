@@ -200,6 +200,25 @@ static void c_strides(int ndim, const int64_t *shape, int64_t unit, int64_t *str
 
 /* ---- CONCATENATE and STACK --------------------------------------------------------- */
 
+/* np.result_type of the arrays in[0 .. nin), which is not a left fold of
+   pairwise promotion (int8, uint16, float32 give float32, not float64):
+   the dtype of the largest NumPy type number leads, each dtype is
+   promoted with it, and the results with each other. */
+static NclDType result_type(int nin, const NclArray *const *in)
+{
+    /* NumPy's type numbers (NPY_BYTE ... NPY_DOUBLE, int64 as NPY_LONG) */
+    static const unsigned char num[NCL_NTYPES] = {
+        [NCL_BOOL] = 0,    [NCL_INT8] = 1,    [NCL_UINT8] = 2,   [NCL_INT16] = 3,
+        [NCL_UINT16] = 4,  [NCL_INT32] = 5,   [NCL_UINT32] = 6,  [NCL_INT64] = 7,
+        [NCL_UINT64] = 8,  [NCL_FLOAT32] = 11, [NCL_FLOAT64] = 12};
+    NclDType lead = in[0]->dtype;
+    for (int i = 1; i < nin; i++)
+        if (num[in[i]->dtype] > num[lead]) lead = in[i]->dtype;
+    NclDType t = NclPromoteTypes(lead, in[0]->dtype);
+    for (int i = 1; i < nin; i++) t = NclPromoteTypes(t, NclPromoteTypes(lead, in[i]->dtype));
+    return t;
+}
+
 /* The result dtype of joining in[0 .. nin): params->dtype, or the inputs'
    promotion, and the check of each input's cast to what the copies write
    (a provided output's dtype, else the result's). */
@@ -211,10 +230,7 @@ static NclStatus join_dtype(const mcall *m, int nin, const NclArray *const *in,
                          WHO ": params->dtype and a provided output are both given; %s takes "
                          "one of them (NumPy's out or dtype)", m->name, m->name);
     NclDType t = m->p.dtype;
-    if (t == NCL_DTYPE_DEFAULT) {
-        t = in[0]->dtype;
-        for (int i = 1; i < nin; i++) t = NclPromoteTypes(t, in[i]->dtype);
-    }
+    if (t == NCL_DTYPE_DEFAULT) t = result_type(nin, in);
     const NclDType to = given ? given->dtype : t;
     for (int i = 0; i < nin; i++)
         if (!NclCanCast(in[i]->dtype, to, m->p.casting))
@@ -717,8 +733,7 @@ static NclStatus manip_diff(const mcall *m, int nin, const NclArray *const *in, 
         int64_t shape[NCL_MAXDIMS];
         if (st == NCL_OK) st = concat_shape(m, np, cin, ids, 0, ax, &ax, &nd, shape);
         if (st == NCL_OK) {
-            t = cin[0]->dtype;
-            for (int i = 1; i < np; i++) t = NclPromoteTypes(t, cin[i]->dtype);
+            t = result_type(np, cin);
             st = ncl_array_alloc(ncl_sub_fn_name(SUB), t, nd, shape, NCL_ORDER_C, 0, &cur);
         }
         if (st == NCL_OK) st = concat_fill(m, np, cin, 0, ax, cur);
