@@ -423,18 +423,6 @@ static NclStatus repeat_counts(const mcall *m, int64_t n)
     return NCL_OK;
 }
 
-/* The address of the element of a at C-order position k. */
-static const char *element_at(const NclArray *a, int64_t k)
-{
-    const char *p = a->data;
-    for (int d = a->ndim - 1; d >= 0; d--) {
-        const int64_t e = a->shape[d];
-        p += (k % e) * a->strides[d];
-        k /= e;
-    }
-    return p;
-}
-
 static NclStatus manip_repeat(const mcall *m, const NclArray *a, NclArray **out)
 {
     int axis = 0, given, ax = 0;
@@ -507,31 +495,24 @@ static NclStatus manip_repeat(const mcall *m, const NclArray *a, NclArray **out)
             st = put(m, src, dst);
         }
     } else {
-        /* One copy per element along the axis (per element of the
-           flattened array): its slice, of extent 1 there, broadcast over
-           its run of the result. */
-        const int sd = given ? a->ndim : 0;
-        st = view_make(m, a, sd, 0, &src);
-        if (st == NCL_OK) st = view_make(m, res, ndim, 1, &dst);
-        if (given) {
-            memcpy(sshape, a->shape, (size_t)a->ndim * sizeof *sshape);
-            memcpy(dshape, res->shape, (size_t)ndim * sizeof *dshape);
-            sshape[ax] = 1;
-        }
-        int64_t off = 0;
-        for (int64_t i = 0; i < n && st == NCL_OK; i++) {
-            const int64_t c = m->p.nrepeats == 1 ? r[0] : r[i];
-            if (c == 0) continue;
-            if (given) {
-                dshape[ax] = c;
-                view_set(src, a->data + i * a->strides[ax], sd, sshape, a->strides);
-                view_set(dst, res->data + off * rs, ndim, dshape, res->strides);
-            } else {
-                view_set(src, element_at(a, i), 0, sshape, sstr);
-                view_set(dst, res->data + off * rs, 1, &c, &rs);
-            }
-            off += c;
-            st = put(m, src, dst);
+        /* One count per element: a take (Mask's TAKE, through its chain)
+           of the indices 0, 0, 1, 2, 2, 2, ... that the counts spell, along
+           the axis or of the flattened array. One pass over the result
+           whatever the counts, where a copy per element would cost a
+           planned call each. */
+        NclArray *idx = NULL;
+        st = ncl_array_alloc(m->who, NCL_INT64, 1, &len, NCL_ORDER_C, 0, &idx);
+        if (st == NCL_OK) {
+            int64_t *x = (int64_t *)(void *)idx->data, k = 0;
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t c = m->p.nrepeats == 1 ? r[0] : r[i]; c > 0; c--) x[k++] = i;
+            NclParams q = NCL_PARAMS_INIT;
+            q.axes = given ? &ax : NULL;
+            q.naxes = given ? 1 : 0;
+            q.casting = NCL_CASTING_UNSAFE; /* the cast to res was checked */
+            NclArray *o = res;
+            st = NclMask(NCL_MASK_TAKE, a, idx, &o, &q);
+            NclArrayRelease(idx);
         }
     }
     NclArrayRelease(src);
