@@ -814,6 +814,33 @@ START_TEST(t_fault_injection)
 }
 END_TEST
 
+/* ---- FP flags ------------------------------------------------------------------------------ */
+
+/* diff raises subtract's flags (inf - inf is invalid), as NumPy warns; in
+   RAISE mode the call fails and a result it allocated is not returned.
+   The copies raise nothing. */
+START_TEST(t_fp_flags)
+{
+    NclArray *a = ncl_test_arr(NCL_FLOAT64, 1, NCL_DIMS(3), INFINITY, INFINITY, NAN);
+    const NclArray *in[] = {a};
+    NclArray *out = NULL;
+    NCL_CHECK_OK(NclManip(NCL_DIFF, 1, in, &out, NULL));
+    ck_assert(NclGetFPErrors() & NCL_FPE_INVALID);
+    NclArrayRelease(out);
+    out = NULL;
+    NCL_CHECK_OK(NclManip(NCL_FLIP, 1, in, &out, NULL));
+    ck_assert_int_eq(NclGetFPErrors(), 0);
+    NclArrayRelease(out);
+    const NclErrMode old = NclGetErrMode(NCL_FPE_INVALID);
+    NCL_CHECK_OK(NclSetErrMode(NCL_FPE_INVALID, NCL_ERRMODE_RAISE));
+    out = NULL;
+    NCL_CHECK_STATUS(NclManip(NCL_DIFF, 1, in, &out, NULL), NCL_ERR_FLOATING_POINT);
+    ck_assert_ptr_null(out);
+    NCL_CHECK_OK(NclSetErrMode(NCL_FPE_INVALID, old));
+    NclArrayRelease(a);
+}
+END_TEST
+
 /* ---- the chain ---------------------------------------------------------------------------- */
 
 static int hook_calls, hook_nin;
@@ -861,6 +888,7 @@ static Suite *manip_suite(void)
     tcase_add_test(tc, t_overlap);
     tcase_add_test(tc, t_refusals);
     tcase_add_test(tc, t_fault_injection);
+    tcase_add_test(tc, t_fp_flags);
     tcase_add_test(tc, t_hook);
     suite_add_tcase(s, tc);
     return s;
