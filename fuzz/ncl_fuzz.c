@@ -301,6 +301,12 @@ static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray
     maybe_self_remove(self);
     return NclSortNext(self, op, a, out, p);
 }
+static NclStatus h_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
+                         NclArray **out, const NclParams *p)
+{
+    maybe_self_remove(self);
+    return NclManipNext(self, op, nin, in, out, p);
+}
 static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                         NclArray **out, const NclParams *p)
 {
@@ -346,7 +352,10 @@ static void hooks_init(void)
             case NCL_SUBSYSTEM_REDUCE: h->fn.reduce = h_reduce; break;
             case NCL_SUBSYSTEM_SORT: h->fn.sort = h_sort; break;
             case NCL_SUBSYSTEM_MASK: h->fn.mask = h_mask; break;
-            default: h->fn.binary = h_binary; break;  /* RNG: refused at insertion */
+            case NCL_SUBSYSTEM_MANIP: h->fn.manip = h_manip; break;
+            /* RNG, and a value no subsystem has in this version: refused at
+               insertion */
+            default: h->fn.binary = h_binary; break;
             }
         }
     }

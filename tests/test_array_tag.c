@@ -135,6 +135,12 @@ static NclStatus pass_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclA
     return NclRngNext(self, op, gen, a, b, out, p);
 }
 
+static NclStatus pass_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
+                            NclArray **out, const NclParams *p)
+{
+    return NclManipNext(self, op, nin, in, out, p);
+}
+
 static void node_link(NclSubsystem s)
 {
     NclHook *h = &nodes[s];
@@ -152,6 +158,7 @@ static void node_link(NclSubsystem s)
     case NCL_SUBSYSTEM_SORT: h->fn.sort = pass_sort; break;
     case NCL_SUBSYSTEM_MASK: h->fn.mask = pass_mask; break;
     case NCL_SUBSYSTEM_RNG: h->fn.rng = pass_rng; break;
+    case NCL_SUBSYSTEM_MANIP: h->fn.manip = pass_manip; break;
     default: ck_abort_msg("no node for subsystem %d", (int)s);
     }
     NCL_CHECK_OK(NclApiHook(s, &h->list));
@@ -167,6 +174,13 @@ typedef NclStatus (*call_fn)(int next, const NclArray *const *in, NclArray **out
 
 #define NODE(s) (&nodes[NCL_SUBSYSTEM_##s])
 
+/* Manip takes its inputs as a list: in[0] and in[1] are its in[0] and
+   in[1]. */
+static NclStatus c_manip(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    return next ? NclManipNext(NODE(MANIP), NCL_CONCATENATE, 2, in, out, p)
+                : NclManip(NCL_CONCATENATE, 2, in, out, p);
+}
 static NclStatus c_convert(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
 {
     return next ? NclConvertNext(NODE(CONVERT), NCL_CONVERT_ASTYPE, in[0], out, p)
@@ -363,6 +377,8 @@ static const entry entries[] = {
      {F64, I64}, F64, 3, 1, 0, R_ARRAY},
     {"NclRng(uniform)", "NclRngNext(uniform)", NCL_SUBSYSTEM_RNG, c_rng, 2, {"a", "b"},
      {F64, F64}, F64, 3, 1, 0, R_ARRAY},
+    {"NclManip(concatenate)", "NclManipNext(concatenate)", NCL_SUBSYSTEM_MANIP, c_manip, 2,
+     {"in[0]", "in[1]"}, {F64, F64}, F64, 6, 1, 0, R_ARRAY},
     {"NclCreate(copy)", "NclCreateNext(copy)", NCL_SUBSYSTEM_CREATE, c_create_copy, 1,
      {"params->src"}, {F64}, F64, 0, 0, 0, R_ARRAY},
     {"NclCreate(copy)", NULL, NCL_SUBSYSTEM_CREATE, c_copy, 1, {"params->src"}, {F64}, F64, 0,

@@ -50,10 +50,13 @@
 #include "sort.h"
 #include "mask.h"
 #include "rng.h"
+#include "manip.h"
 
 NCL_BEGIN_DECLS
 
 /** X-macro list of the subsystems, `X(name, value, text)` in value order.
+    A value may be missing (a subsystem not in this version): code that
+    walks 0 .. NCL_SUBSYSTEM_COUNT skips the values no line names.
     @hideinitializer */
 #define NCL_SUBSYSTEM_LIST(X)                                                \
     /** The chain behind NclInfo (no ops, no kernels). */                     \
@@ -79,7 +82,9 @@ NCL_BEGIN_DECLS
     /** NclRng. */                                                           \
     X(NCL_SUBSYSTEM_RNG, 10, "rng")                                          \
     /** NclIsUnary. */                                                       \
-    X(NCL_SUBSYSTEM_ISUNARY, 11, "isunary")
+    X(NCL_SUBSYSTEM_ISUNARY, 11, "isunary")                                  \
+    /** NclManip. */                                                         \
+    X(NCL_SUBSYSTEM_MANIP, 13, "manip")
 
 /** A subsystem, which names its level-1 chain (and the level-2 chains of
     its kernels). The values come from NCL_SUBSYSTEM_LIST. */
@@ -87,7 +92,7 @@ typedef enum NclSubsystem {
 #define NCL_X_(name, value, text) name = value,
     NCL_SUBSYSTEM_LIST(NCL_X_)
 #undef NCL_X_
-    NCL_SUBSYSTEM_COUNT ///< How many subsystems there are; not a subsystem.
+    NCL_SUBSYSTEM_COUNT ///< One more than the largest subsystem value; not a subsystem.
 } NclSubsystem;
 
 /**
@@ -217,6 +222,7 @@ struct NclHook {
         NclSortHookFn sort;         ///< NCL_SUBSYSTEM_SORT.
         NclMaskHookFn mask;         ///< NCL_SUBSYSTEM_MASK.
         NclRngHookFn rng;           ///< NCL_SUBSYSTEM_RNG.
+        NclManipHookFn manip;       ///< NCL_SUBSYSTEM_MANIP.
         void (*any)(void);          ///< Any of them, as one type (NCLib checks it is not NULL).
     } fn;
     void *priv[6]; ///< The library's bookkeeping: leave zero.

@@ -124,6 +124,22 @@ static NclStatus local_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const Ncl
     GUARD("NclRng", RNG, op, a, b, NULL);
     return ncl_default_rng(self, op, gen, a, b, out, params);
 }
+static NclStatus local_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
+                             NclArray **out, const NclParams *params)
+{
+    GUARD("NclManip", MANIP, op, NULL, NULL, NULL);
+    if (in != NULL) {
+        for (int i = 0; i < nin; i++) {
+            if (NCL_UNLIKELY(in[i] && ncl_array_is_ext(in[i]))) {
+                char who[64], what[32];
+                snprintf(who, sizeof who, "NclManip(%s)", ncl_op_name(NCL_SUBSYSTEM_MANIP, (int)op));
+                snprintf(what, sizeof what, "in[%d]", i);
+                return ncl_array_local_check(who, what, in[i]);
+            }
+        }
+    }
+    return ncl_default_manip(self, op, nin, in, out, params);
+}
 #undef GUARD
 #undef GUARD_N
 

@@ -132,8 +132,10 @@ int NclCanCast(NclDType from, NclDType to, NclCasting casting)
 
 /* ---- subsystem and op names ----------------------------------------------- */
 
+/* By value: a value no line names (a subsystem not in this version) stays
+   NULL and reads as "?". */
 static const char *const subsystem_names[NCL_SUBSYSTEM_COUNT] = {
-#define NCL_X_(e, v, text) text,
+#define NCL_X_(e, v, text) [v] = text,
     NCL_SUBSYSTEM_LIST(NCL_X_)
 #undef NCL_X_
 };
@@ -150,6 +152,7 @@ static const char *const reduce_names[] = {NCL_REDUCE_OP_LIST(NCL_X_)};
 static const char *const sort_names[] = {NCL_SORT_OP_LIST(NCL_X_)};
 static const char *const mask_names[] = {NCL_MASK_OP_LIST(NCL_X_)};
 static const char *const rng_names[] = {NCL_RNG_OP_LIST(NCL_X_)};
+static const char *const manip_names[] = {NCL_MANIP_OP_LIST(NCL_X_)};
 #undef NCL_X_
 
 #define NCL_COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -168,13 +171,15 @@ static const char *const *op_names(NclSubsystem s, int *count)
     case NCL_SUBSYSTEM_SORT: *count = NCL_COUNT_OF(sort_names); return sort_names;
     case NCL_SUBSYSTEM_MASK: *count = NCL_COUNT_OF(mask_names); return mask_names;
     case NCL_SUBSYSTEM_RNG: *count = NCL_COUNT_OF(rng_names); return rng_names;
+    case NCL_SUBSYSTEM_MANIP: *count = NCL_COUNT_OF(manip_names); return manip_names;
     default: *count = 0; return NULL;
     }
 }
 
 const char *ncl_subsystem_name(NclSubsystem s)
 {
-    return (unsigned)s < (unsigned)NCL_SUBSYSTEM_COUNT ? subsystem_names[s] : "?";
+    return (unsigned)s < (unsigned)NCL_SUBSYSTEM_COUNT && subsystem_names[s] ? subsystem_names[s]
+                                                                              : "?";
 }
 
 const char *ncl_op_name(NclSubsystem s, int op)
@@ -238,6 +243,7 @@ const char *ncl_sub_fn_name(NclSubsystem s)
     case NCL_SUBSYSTEM_SORT: return "NclSort";
     case NCL_SUBSYSTEM_MASK: return "NclMask";
     case NCL_SUBSYSTEM_RNG: return "NclRng";
+    case NCL_SUBSYSTEM_MANIP: return "NclManip";
     default: return "Ncl?";
     }
 }

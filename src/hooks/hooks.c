@@ -173,6 +173,11 @@ static NclStatus thr_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclAr
 {
     THREADER(rng, (h, op, gen, a, b, out, params))
 }
+static NclStatus thr_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
+                           NclArray **out, const NclParams *params)
+{
+    THREADER(manip, (h, op, nin, in, out, params))
+}
 #undef THREADER
 
 #define NCL_THREADER_NAME "ncl.threader"
@@ -598,6 +603,46 @@ NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray 
     return call_leave_out(t, st, NCL_SUBSYSTEM_RNG, (int)op, out, given);
 }
 
+/* Manip takes its inputs as a list: each in[i] is checked as "in[i]", then
+   *out and params->where as check_arrays checks them. A NULL list, or a
+   count the list cannot have, is the default's to refuse: nothing is read
+   from it here. */
+static NCL_NOINLINE NclStatus bad_manip_input(const char *fn, int op, int nin,
+                                              const NclArray *const *in)
+{
+    char who[64], what[32];
+    snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(NCL_SUBSYSTEM_MANIP, op));
+    for (int i = 0; i < nin; i++) {
+        snprintf(what, sizeof what, "in[%d]", i);
+        NclStatus s = ncl_array_tag_check(who, what, in[i]);
+        if (s != NCL_OK) return s;
+    }
+    return NCL_OK;
+}
+
+NCL_INLINE NclStatus check_manip(const char *fn, int op, int nin, const NclArray *const *in,
+                                 NclArray **out, const NclParams *params)
+{
+    if (in != NULL)
+        for (int i = 0; i < nin; i++)
+            if (NCL_UNLIKELY(!ncl_array_tag_any_ok(in[i])))
+                return bad_manip_input(fn, op, nin, in);
+    return check_arrays(fn, NCL_SUBSYSTEM_MANIP, op, NULL, NULL, NULL, out, params);
+}
+
+NclStatus NclManip(NclManipOp op, int nin, const NclArray *const *in, NclArray **out,
+                   const NclParams *params)
+{
+    NclArray *const given = out ? *out : NULL;
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_manip("NclManip", (int)op, nin, in, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_MANIP);
+        st = h->fn.manip(h, op, nin, in, out, params);
+    }
+    return call_leave_out(t, st, NCL_SUBSYSTEM_MANIP, (int)op, out, given);
+}
+
 /* NclInfo is in info.c: it wraps this chain around its JSON writer. */
 
 /* ---- Next ------------------------------------------------------------------- */
@@ -737,6 +782,16 @@ NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray 
     NclStatus st = check_arrays("NclRngNext", NCL_SUBSYSTEM_RNG, (int)op, a, b, NULL, out, params);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.rng(h, op, gen, a, b, out, params);
+}
+
+NclStatus NclManipNext(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
+                       NclArray **out, const NclParams *params)
+{
+    NclHook *h = next_of(self);
+    if (NCL_UNLIKELY(h == NULL)) return no_next("NclManipNext", self);
+    NclStatus st = check_manip("NclManipNext", (int)op, nin, in, out, params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
+    return h->fn.manip(h, op, nin, in, out, params);
 }
 
 NclStatus NclInfoNext(NclHook *self, NclInfoWriter *w)
