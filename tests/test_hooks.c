@@ -964,7 +964,7 @@ START_TEST(test_get_api_dlopen)
                                    NCL_SUBSYSTEM_COMPARE, NCL_SUBSYSTEM_UNARY, NCL_SUBSYSTEM_BINARY,
                                    NCL_SUBSYSTEM_ISUNARY, NCL_SUBSYSTEM_TERNARY,
                                    NCL_SUBSYSTEM_REDUCE, NCL_SUBSYSTEM_SORT, NCL_SUBSYSTEM_MASK,
-                                   NCL_SUBSYSTEM_RNG };
+                                   NCL_SUBSYSTEM_RNG, NCL_SUBSYSTEM_LINALG };
     _Static_assert(sizeof built / sizeof built[0] == NCL_SUBSYSTEM_COUNT, "every subsystem is built");
     for (size_t i = 0; i < sizeof built / sizeof built[0]; i++)
         ck_assert_ptr_nonnull(api->heads[built[i]]);

@@ -35,5 +35,7 @@ NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const
                            NclArray **out, const NclParams *params);                 /* mask.c */
 NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
                           const NclArray *b, NclArray **out, const NclParams *params);  /* rng.c */
+NclStatus ncl_default_linalg(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *params);             /* linalg.c */
 
 #endif /* NCL_SRC_DEFAULTS_H */

@@ -34,7 +34,8 @@
     X(REDUCE, reduce)           \
     X(SORT, sort)               \
     X(MASK, mask)               \
-    X(RNG, rng)
+    X(RNG, rng)                 \
+    X(LINALG, linalg)
 
 /* params->where, when params reaches that far (a shorter struct is the
    default's to refuse): the entry points' tag check (hooks.c) and the

@@ -173,6 +173,11 @@ static NclStatus thr_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclAr
 {
     THREADER(rng, (h, op, gen, a, b, out, params))
 }
+static NclStatus thr_linalg(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                            NclArray **out, const NclParams *params)
+{
+    THREADER(linalg, (h, op, a, b, out, params))
+}
 #undef THREADER
 
 #define NCL_THREADER_NAME "ncl.threader"
@@ -598,6 +603,19 @@ NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray 
     return call_leave_out(t, st, NCL_SUBSYSTEM_RNG, (int)op, out, given);
 }
 
+NclStatus NclLinalg(NclLinalgOp op, const NclArray *a, const NclArray *b, NclArray **out,
+                    const NclParams *params)
+{
+    NclArray *const given = out ? *out : NULL;
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_arrays("NclLinalg", NCL_SUBSYSTEM_LINALG, (int)op, a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_LINALG);
+        st = h->fn.linalg(h, op, a, b, out, params);
+    }
+    return call_leave_out(t, st, NCL_SUBSYSTEM_LINALG, (int)op, out, given);
+}
+
 /* NclInfo is in info.c: it wraps this chain around its JSON writer. */
 
 /* ---- Next ------------------------------------------------------------------- */
@@ -737,6 +755,17 @@ NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray 
     NclStatus st = check_arrays("NclRngNext", NCL_SUBSYSTEM_RNG, (int)op, a, b, NULL, out, params);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.rng(h, op, gen, a, b, out, params);
+}
+
+NclStatus NclLinalgNext(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                        NclArray **out, const NclParams *params)
+{
+    NclHook *h = next_of(self);
+    if (NCL_UNLIKELY(h == NULL)) return no_next("NclLinalgNext", self);
+    NclStatus st = check_arrays("NclLinalgNext", NCL_SUBSYSTEM_LINALG, (int)op, a, b, NULL, out,
+                                params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
+    return h->fn.linalg(h, op, a, b, out, params);
 }
 
 NclStatus NclInfoNext(NclHook *self, NclInfoWriter *w)
