@@ -1,5 +1,5 @@
 /*
- * linalg.c: NCLib's built-in kernels of the Linalg subsystem (matmul and
+ * linalg_loops.c: NCLib's built-in kernels of the Linalg subsystem (matmul and
  * dot), one per dtype T with the signature {T, T, T}, and the table
  * ncl_k_linalg_table that registers each under both ops. Their arguments
  * are NclLinalgAux's contract (ncl/linalg.h): `count` products C = A B of
@@ -23,7 +23,7 @@
 #endif
 
 #ifdef NCL_ISA_SUFFIX
-#  error "linalg.c is compiled once: keep it in NCL_KERNEL_ONCE_SRC (CMakeLists.txt)"
+#  error "linalg_loops.c is compiled once: keep it in NCL_KERNEL_ONCE_SRC (CMakeLists.txt)"
 #endif
 
 /* Columns of C computed together by the portable loop (an accumulator row
