@@ -454,6 +454,69 @@ START_TEST(t_refusals)
 }
 END_TEST
 
+/* ---- allocation failures ------------------------------------------------------------------ */
+
+/* Every allocation of a call fails in turn: the call returns
+   NCL_ERR_NO_MEMORY naming NclLinalg, leaks nothing and leaves *out and a
+   provided output as they were. Cases: inputs cast to the loop dtype with
+   the result allocated; a strided float operand copied for the BLAS into
+   an output of another dtype; the output that is an input. */
+enum { FI_CAST, FI_STRIDED_CAST_OUT, FI_ALIAS, FI_COUNT };
+
+START_TEST(t_fault_injection)
+{
+    const int which = _i;
+    int failed_some = 0, done = 0;
+    for (long k = 1; k <= 32 && !done; k++) {
+        NclArray *a, *b, *given = NULL, *a0 = NULL;
+        if (which == FI_CAST) {
+            a = ncl_test_arr(NCL_INT32, 2, NCL_DIMS(3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+            b = ncl_test_arr(NCL_FLOAT64, 2, NCL_DIMS(4, 2), 1, -1, 2, 0, 0, 3, 1, 1);
+        } else if (which == FI_STRIDED_CAST_OUT) {
+            a0 = ncl_test_arr(NCL_FLOAT32, 2, NCL_DIMS(3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+            a = ncl_test_layout_of(a0, NCL_TEST_SLICED);
+            b = ncl_test_arr(NCL_FLOAT32, 2, NCL_DIMS(4, 2), 1, -1, 2, 0, 0, 3, 1, 1);
+            given = ncl_test_arr(NCL_FLOAT64, 2, NCL_DIMS(3, 2), 9);
+        } else {
+            a = ncl_test_arr(NCL_FLOAT64, 2, NCL_DIMS(2, 2), 1, 2, 3, 4);
+            b = ncl_test_arr(NCL_FLOAT64, 2, NCL_DIMS(2, 2), 5, 6, 7, 8);
+            given = a;
+            NclArrayRetain(given);
+        }
+        const uint64_t h = given ? ncl_test_hash(given) : 0;
+        ncl_test_alloc acc;
+        ncl_test_alloc_install(&acc, k, 0);
+        NclArray *res = given;
+        const NclStatus s = NclLinalg(NCL_MATMUL, a, b, &res, NULL);
+        ncl_test_alloc_uninstall(&acc);
+        if (atomic_load(&acc.failures) == 0) {
+            NCL_CHECK_OK(s);
+            done = 1;
+        }
+        if (s == NCL_OK) {
+            const NclArray *r = given ? given : res;
+            const double want = which == FI_ALIAS ? 19 : 1 + 4 + 0 + 4; /* element (0, 0) */
+            ck_assert_msg(ncl_test_get_d(r, 0) == want, "case %d: %g", which, ncl_test_get_d(r, 0));
+        } else {
+            ck_assert_msg(s == NCL_ERR_NO_MEMORY, "case %d, allocation %ld: %s (%s)", which, k,
+                          NclStatusString(s), NclLastError());
+            ck_assert_msg(strstr(NclLastError(), "NclLinalg") != NULL, "message %s", NclLastError());
+            ck_assert_ptr_eq(res, given);
+            if (given) ck_assert_msg(ncl_test_hash(given) == h, "case %d: output written", which);
+            failed_some = 1;
+        }
+        if (!given) NclArrayRelease(res);
+        NclArrayRelease(given);
+        NclArrayRelease(a);
+        NclArrayRelease(a0);
+        NclArrayRelease(b);
+        NCL_CHECK_NO_LEAK(&acc);
+    }
+    ck_assert_msg(done, "case %d: still failing after 32 allocations", which);
+    ck_assert_msg(failed_some, "case %d: never allocated through the handler", which);
+}
+END_TEST
+
 /* ---- level 2 --------------------------------------------------------------------------------- */
 
 typedef struct spy {
@@ -586,6 +649,8 @@ static Suite *linalg_suite(void)
     tcase_add_test(tc, t_dtype_and_out);
     tc = ncl_test_tcase(s, "refusals");
     tcase_add_test(tc, t_refusals);
+    tc = ncl_test_tcase(s, "memory");
+    tcase_add_loop_test(tc, t_fault_injection, 0, FI_COUNT);
     tc = ncl_test_tcase(s, "kernels");
     tcase_add_test(tc, t_kernel_hook);
     tcase_add_test(tc, t_kernel_run);
