@@ -51,7 +51,8 @@ typedef enum NclLinalgOp {
  * 1-d with 1-d is the inner product (0-d result); otherwise the result
  * is a.shape[:-1] + b.shape[:-2] + b.shape[-1:], the sum over a's last
  * axis and b's second-to-last (its only axis when b is 1-d). Summed
- * lengths that differ are NCL_ERR_SHAPE. A summed length of 0 gives
+ * lengths that differ are NCL_ERR_SHAPE, stacks that do not broadcast
+ * NCL_ERR_BROADCAST. A summed length of 0 gives
  * zeros; a result with no elements writes nothing.
  *
  * Dtypes. The loop dtype is params->dtype, or NumPy's promotion of the two
@@ -96,9 +97,10 @@ typedef enum NclLinalgOp {
  * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a, b or out NULL;
  *         params malformed (size, dtype, casting) or with where or axes
  *         set; a provided output that overlaps itself.
- * @retval NCL_ERR_SHAPE  summed lengths that differ, stacks that do not
- *         broadcast, a 0-d operand of MATMUL, or a provided output whose
- *         shape is not the result's.
+ * @retval NCL_ERR_SHAPE  summed lengths that differ, a 0-d operand of
+ *         MATMUL, a DOT result of more than NCL_MAXDIMS dimensions, or a
+ *         provided output whose shape is not the result's.
+ * @retval NCL_ERR_BROADCAST  MATMUL stacks that do not broadcast.
  * @retval NCL_ERR_CASTING  casting an input to the loop dtype, or the loop
  *         dtype to the output's, breaks params->casting.
  * @retval NCL_ERR_DTYPE  no kernel for the loop dtype (a hook removed
