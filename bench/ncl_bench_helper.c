@@ -67,6 +67,7 @@ static NclStatus call_once(const NclbCall *c, NclArray **out, const NclParams *p
     case NCLB_REDUCE: return NclReduce((NclReduceOp)c->op, c->a, out, p);
     case NCLB_SORT: return NclSort((NclSortOp)c->op, c->a, out, p);
     case NCLB_MASK: return NclMask((NclMaskOp)c->op, c->a, c->b, out, p);
+    case NCLB_LINALG: return NclLinalg((NclLinalgOp)c->op, c->a, c->b, out, p);
     default: return NCL_ERR_INVALID_ARGUMENT;
     }
 }

@@ -76,7 +76,8 @@ CASTING_SAME_KIND, CASTING_UNSAFE = 3, 4
 DTYPE_DEFAULT = -1
 WRITEABLE = 16
 KIND = {'binary': 0, 'compare': 1, 'unary': 2, 'convert': 3, 'ternary': 4,
-        'reduce': 5, 'sort': 6, 'mask': 7}
+        'reduce': 5, 'sort': 6, 'mask': 7, 'linalg': 8}
+MATMUL = 0
 CLOCK_CPU, CLOCK_WALL = 0, 1
 HELPER_ABI = 2
 
@@ -99,6 +100,7 @@ ROW_TITLES = {
     15: 'sort of 1e6 random values (result allocated)',
     16: 'argsort of 1e6 random values, and stable sort',
     17: 'two threads against NCLib\'s own one thread, same run (wall time)',
+    18: 'matmul, float64 and float32 1000 x 1000, and 10000 stacked 8 x 8 (output given)',
 }
 ROW_TARGETS = {
     1: '≤ 1.00 in cache; ≤ 0.85 (floats) and ≤ 1.00 (ints) at 1.6e7',
@@ -118,6 +120,7 @@ ROW_TARGETS = {
     15: '64-bit ≤ 0.20; 32-bit ≤ 0.80 (stretch ≤ 0.30)',
     16: '≤ 0.50',
     17: '≥ 1.7× for compute-bound ops and cache-resident sizes; ≥ 1.1× DRAM-bound',
+    18: '1000 x 1000 float64 ≤ 1.20 on the same BLAS',
 }
 
 
@@ -898,6 +901,35 @@ class Bench:
         if limit_note:
             self.rep.note(17, limit_note)
 
+    def row18(self):
+        np = self.np
+        cases = [('matmul f64, 1000 x 1000', 'float64', (1000, 1000), (1000, 1000), 1.20),
+                 ('matmul f32, 1000 x 1000', 'float32', (1000, 1000), (1000, 1000), None),
+                 ('matmul f64, (10000, 8, 8) @ (10000, 8, 8)', 'float64', (10000, 8, 8),
+                  (10000, 8, 8), None),
+                 ('matmul f32, (10000, 8, 8) @ (10000, 8, 8)', 'float32', (10000, 8, 8),
+                  (10000, 8, 8), None)]
+        for label, dt, sa, sb, limit in cases:
+            a = self.data.get(dt, int(np.prod(sa)), seed=1).reshape(sa)
+            b = self.data.get(dt, int(np.prod(sb)), seed=2).reshape(sb)
+            c = np.empty(np.broadcast_shapes(sa[:-2], sb[:-2]) + (sa[-2], sb[-1]), dt)
+            try:
+                call = self.ncl.call('linalg', MATMUL, a, b, out=c)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: np.matmul(a, b, out=c))
+            except NclError as e:
+                self.failed(18, label, e)
+                continue
+            finally:
+                self.done_case()
+            self.rep.ratio_row(18, label, t_ncl, t_np, limit)
+            self.data.clear()
+        self.rep.note(18, 'Both sides write a given C-contiguous output from C-contiguous '
+                      'inputs, values uniform on [-1e3, 1e3]. NCLib calls the BLAS it was '
+                      'built with (NclInfo\'s "blas"), NumPy the libblas.so.3 alternative '
+                      '(OpenBLAS here); both on one BLAS thread (OPENBLAS_NUM_THREADS=1), so '
+                      'CPU time compares like with like. The stacked 8 x 8 case measures the '
+                      'cost per product: both sides call the BLAS once per matrix.')
+
 
 # ---- the report ----------------------------------------------------------------------
 
@@ -1069,8 +1101,10 @@ def main():
     args = ap.parse_args()
     if args.repeats < 7:
         ap.error('--repeats must be at least 7')
-    # Before the library is loaded: single-threaded unless a row says otherwise.
+    # Before the library is loaded: single-threaded unless a row says otherwise,
+    # the BLAS under NumPy and NCLib's matmul included.
     os.environ['NCL_NUM_THREADS'] = '1'
+    os.environ['OPENBLAS_NUM_THREADS'] = '1'
 
     import numpy as np
 

@@ -313,6 +313,12 @@ static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const Nc
     maybe_self_remove(self);
     return NclMaskNext(self, op, a, b, out, p);
 }
+static NclStatus h_linalg(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                          NclArray **out, const NclParams *p)
+{
+    maybe_self_remove(self);
+    return NclLinalgNext(self, op, a, b, out, p);
+}
 static NclStatus h_info(NclHook *self, NclInfoWriter *w)
 {
     maybe_self_remove(self);
@@ -352,6 +358,7 @@ static void hooks_init(void)
             case NCL_SUBSYSTEM_REDUCE: h->fn.reduce = h_reduce; break;
             case NCL_SUBSYSTEM_SORT: h->fn.sort = h_sort; break;
             case NCL_SUBSYSTEM_MASK: h->fn.mask = h_mask; break;
+            case NCL_SUBSYSTEM_LINALG: h->fn.linalg = h_linalg; break;
             case NCL_SUBSYSTEM_MANIP: h->fn.manip = h_manip; break;
             /* RNG, and a value no subsystem has in this version: refused at
                insertion */

@@ -27,6 +27,7 @@
 #include "ncl/sort.h"
 #include "ncl/mask.h"
 #include "ncl/rng.h"
+#include "ncl/linalg.h"
 #include "ncl/manip.h"
 #include "ncl/hooks.h"
 #include "ncl/dlpack.h"

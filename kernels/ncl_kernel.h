@@ -42,7 +42,7 @@ typedef struct ncl_kernel_entry {
    (NCL_KERNEL_ONCE_SRC in CMakeLists.txt), whose kernels wider vectors do
    not speed up: every variant's table list names the baseline's, so they
    take no suffix. */
-#define NCL_KERNEL_TABLE_ONCE_LIST(X) X(rng_rejection)
+#define NCL_KERNEL_TABLE_ONCE_LIST(X) X(rng_rejection) X(linalg)
 
 /* The same sources are compiled once per instruction-set variant
    (cmake/NclIsa.cmake); a variant's build defines NCL_ISA_SUFFIX (e.g. _avx2)

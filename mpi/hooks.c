@@ -22,7 +22,7 @@ static void call_name(char *buf, size_t cap, NclSubsystem sub, int op)
         [NCL_SUBSYSTEM_BINARY] = "NclBinary",   [NCL_SUBSYSTEM_TERNARY] = "NclTernary",
         [NCL_SUBSYSTEM_REDUCE] = "NclReduce",   [NCL_SUBSYSTEM_SORT] = "NclSort",
         [NCL_SUBSYSTEM_MASK] = "NclMask",       [NCL_SUBSYSTEM_RNG] = "NclRng",
-        [NCL_SUBSYSTEM_CREATE] = "NclCreate"};
+        [NCL_SUBSYSTEM_CREATE] = "NclCreate",   [NCL_SUBSYSTEM_LINALG] = "NclLinalg"};
     snprintf(buf, cap, "%s(op %d)", fn[sub] ? fn[sub] : "Ncl?", op);
 }
 

@@ -135,6 +135,11 @@ static NclStatus pass_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclA
     return NclRngNext(self, op, gen, a, b, out, p);
 }
 
+static NclStatus pass_linalg(NclHook *self, NclLinalgOp op, const NclArray *a,
+                             const NclArray *b, NclArray **out, const NclParams *p)
+{
+    return NclLinalgNext(self, op, a, b, out, p);
+}
 static NclStatus pass_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
                             NclArray **out, const NclParams *p)
 {
@@ -158,6 +163,7 @@ static void node_link(NclSubsystem s)
     case NCL_SUBSYSTEM_SORT: h->fn.sort = pass_sort; break;
     case NCL_SUBSYSTEM_MASK: h->fn.mask = pass_mask; break;
     case NCL_SUBSYSTEM_RNG: h->fn.rng = pass_rng; break;
+    case NCL_SUBSYSTEM_LINALG: h->fn.linalg = pass_linalg; break;
     case NCL_SUBSYSTEM_MANIP: h->fn.manip = pass_manip; break;
     default: ck_abort_msg("no node for subsystem %d", (int)s);
     }
@@ -242,6 +248,11 @@ static NclStatus c_rng(int next, const NclArray *const *in, NclArray **out, cons
 {
     return next ? NclRngNext(NODE(RNG), NCL_RNG_UNIFORM, gen_obj, in[0], in[1], out, p)
                 : NclRng(NCL_RNG_UNIFORM, gen_obj, in[0], in[1], out, p);
+}
+static NclStatus c_linalg(int next, const NclArray *const *in, NclArray **out, const NclParams *p)
+{
+    return next ? NclLinalgNext(NODE(LINALG), NCL_DOT, in[0], in[1], out, p)
+                : NclLinalg(NCL_DOT, in[0], in[1], out, p);
 }
 static NclStatus c_create_copy(int next, const NclArray *const *in, NclArray **out,
                                const NclParams *p)
@@ -377,6 +388,8 @@ static const entry entries[] = {
      {F64, I64}, F64, 3, 1, 0, R_ARRAY},
     {"NclRng(uniform)", "NclRngNext(uniform)", NCL_SUBSYSTEM_RNG, c_rng, 2, {"a", "b"},
      {F64, F64}, F64, 3, 1, 0, R_ARRAY},
+    {"NclLinalg(dot)", "NclLinalgNext(dot)", NCL_SUBSYSTEM_LINALG, c_linalg, 2, {"a", "b"},
+     {F64, F64}, F64, -1, 1, 0, R_ARRAY},
     {"NclManip(concatenate)", "NclManipNext(concatenate)", NCL_SUBSYSTEM_MANIP, c_manip, 2,
      {"in[0]", "in[1]"}, {F64, F64}, F64, 6, 1, 0, R_ARRAY},
     {"NclCreate(copy)", "NclCreateNext(copy)", NCL_SUBSYSTEM_CREATE, c_create_copy, 1,

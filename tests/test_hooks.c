@@ -965,7 +965,7 @@ START_TEST(test_get_api_dlopen)
                                    NCL_SUBSYSTEM_COMPARE, NCL_SUBSYSTEM_UNARY, NCL_SUBSYSTEM_BINARY,
                                    NCL_SUBSYSTEM_ISUNARY, NCL_SUBSYSTEM_TERNARY,
                                    NCL_SUBSYSTEM_REDUCE, NCL_SUBSYSTEM_SORT, NCL_SUBSYSTEM_MASK,
-                                   NCL_SUBSYSTEM_RNG, NCL_SUBSYSTEM_MANIP };
+                                   NCL_SUBSYSTEM_RNG, NCL_SUBSYSTEM_LINALG, NCL_SUBSYSTEM_MANIP };
     /* NCL_SUBSYSTEM_LIST may skip a value (one not in this version): its
        head is NULL and a hook there is refused as not built. */
     enum {

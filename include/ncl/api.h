@@ -226,6 +226,10 @@ NCL_BEGIN_DECLS
     X(NclStatus, BinaryN, (NclBinaryOp op, const NclArray *a, const NclArray *b, int nout, \
                            NclArray **out, const NclParams *params))                       \
     X(NclStatus, WeakScalar, (NclDType dtype, const void *value, NclArray **out))          \
+    X(NclStatus, Linalg, (NclLinalgOp op, const NclArray *a, const NclArray *b,            \
+                          NclArray **out, const NclParams *params))                        \
+    X(NclStatus, LinalgNext, (NclHook *self, NclLinalgOp op, const NclArray *a,            \
+                              const NclArray *b, NclArray **out, const NclParams *params)) \
     X(NclStatus, Manip, (NclManipOp op, int nin, const NclArray *const *in, NclArray **out, \
                          const NclParams *params))                                         \
     X(NclStatus, ManipNext, (NclHook *self, NclManipOp op, int nin,                        \

@@ -50,6 +50,7 @@
 #include "sort.h"
 #include "mask.h"
 #include "rng.h"
+#include "linalg.h"
 #include "manip.h"
 
 NCL_BEGIN_DECLS
@@ -83,6 +84,8 @@ NCL_BEGIN_DECLS
     X(NCL_SUBSYSTEM_RNG, 10, "rng")                                          \
     /** NclIsUnary. */                                                       \
     X(NCL_SUBSYSTEM_ISUNARY, 11, "isunary")                                  \
+    /** NclLinalg. */                                                        \
+    X(NCL_SUBSYSTEM_LINALG, 12, "linalg")                                    \
     /** NclManip. */                                                         \
     X(NCL_SUBSYSTEM_MANIP, 13, "manip")
 
@@ -222,6 +225,7 @@ struct NclHook {
         NclSortHookFn sort;         ///< NCL_SUBSYSTEM_SORT.
         NclMaskHookFn mask;         ///< NCL_SUBSYSTEM_MASK.
         NclRngHookFn rng;           ///< NCL_SUBSYSTEM_RNG.
+        NclLinalgHookFn linalg;     ///< NCL_SUBSYSTEM_LINALG.
         NclManipHookFn manip;       ///< NCL_SUBSYSTEM_MANIP.
         void (*any)(void);          ///< Any of them, as one type (NCLib checks it is not NULL).
     } fn;
@@ -326,7 +330,8 @@ typedef struct NclKernelCtx {
     int64_t chunk;             ///< Which block of the call this is, from 0.
     int *fpe;                  ///< OR NCL_FPE_* bits raised by these elements here.
     /** Op-specific data, NULL unless documented: Reduce kernels get an
-        NclReduceAux; Sort's and Mask's are not part of the contract yet. */
+        NclReduceAux, Linalg kernels an NclLinalgAux; Sort's and Mask's
+        are not part of the contract yet. */
     const void *aux;
     /** The caller's tier (NclSetAccuracy): a kernel may use a faster
         method within that tier's ulp bound. */
@@ -390,6 +395,10 @@ NCL_API NclStatus NclKernelNext(NclKernelNode *self, const NclKernelCtx *ctx,
  * result. Floating-point flags the kernel raises
  * (every worker's) are handled as a top-level call's: the error modes
  * apply and NclGetFPErrors reports them afterwards.
+ * Linalg kernels run as NumPy's dot function: n is the summed length,
+ * args are {a, b, out}, and out receives the one sum of products (the
+ * kernel gets an NclLinalgAux with m = n = 1, k = n); such a call runs on
+ * the calling thread. Its output must touch none of the inputs' bytes.
  * The output must either be exactly an input (same first element, step
  * and item size) or touch none of the inputs' bytes, and must not overlap
  * itself; element-by-element aliasing such as an accumulation is the
@@ -421,7 +430,8 @@ NCL_API NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *
 
 /**
  * Inserts node at the front of the chain of (s, subfunction, signature).
- * Reduce kernels receive the NclReduceAux of reduce.h in ctx->aux; the aux
+ * Reduce kernels receive the NclReduceAux of reduce.h in ctx->aux, Linalg
+ * kernels the NclLinalgAux of linalg.h; the aux
  * data of Sort and Mask kernels is not part of the public contract yet, so
  * hooks there should only observe and pass the call on with NclKernelNext.
  * Only signatures that NCLib itself has a kernel for can be hooked: those

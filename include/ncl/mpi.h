@@ -79,6 +79,9 @@
  *   each from the last row of the one before.
  * - What is not distributed yet (PARTITION and ARGPARTITION) is refused on
  *   every rank with NCL_ERR_UNSUPPORTED. docs/DISTRIBUTED.md lists it.
+ *   Linalg (matmul, dot) has no distributed form yet: a distributed
+ *   operand reaches the local default, which refuses it as it refuses
+ *   every external array (NCL_ERR_UNSUPPORTED).
  *
  * Errors: every rank returns the same status and message for a failed
  * call (the ranks agree before a result is committed), and a call whose

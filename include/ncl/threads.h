@@ -49,7 +49,9 @@ NCL_BEGIN_DECLS
 /**
  * Sets the number of threads a large call is split across, the calling
  * thread included. A running pool is resized before this returns; calls in
- * flight on other threads finish on the pool they started with.
+ * flight on other threads finish on the pool they started with. The BLAS
+ * that NclLinalg's float products run in keeps its own threads, which this
+ * does not change (ncl/linalg.h).
  * @param n  0 = one per physical core (hwloc; 1 when the topology cannot be
  *           read), 1 = everything on the calling thread, up to
  *           NCL_MAX_THREADS.

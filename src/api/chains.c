@@ -124,6 +124,12 @@ static NclStatus local_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const Ncl
     GUARD("NclRng", RNG, op, a, b, NULL);
     return ncl_default_rng(self, op, gen, a, b, out, params);
 }
+static NclStatus local_linalg(NclHook *self, NclLinalgOp op, const NclArray *a,
+                             const NclArray *b, NclArray **out, const NclParams *params)
+{
+    GUARD("NclLinalg", LINALG, op, a, b, NULL);
+    return ncl_default_linalg(self, op, a, b, out, params);
+}
 static NclStatus local_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
                              NclArray **out, const NclParams *params)
 {

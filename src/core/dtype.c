@@ -152,6 +152,7 @@ static const char *const reduce_names[] = {NCL_REDUCE_OP_LIST(NCL_X_)};
 static const char *const sort_names[] = {NCL_SORT_OP_LIST(NCL_X_)};
 static const char *const mask_names[] = {NCL_MASK_OP_LIST(NCL_X_)};
 static const char *const rng_names[] = {NCL_RNG_OP_LIST(NCL_X_)};
+static const char *const linalg_names[] = {NCL_LINALG_OP_LIST(NCL_X_)};
 static const char *const manip_names[] = {NCL_MANIP_OP_LIST(NCL_X_)};
 #undef NCL_X_
 
@@ -171,6 +172,7 @@ static const char *const *op_names(NclSubsystem s, int *count)
     case NCL_SUBSYSTEM_SORT: *count = NCL_COUNT_OF(sort_names); return sort_names;
     case NCL_SUBSYSTEM_MASK: *count = NCL_COUNT_OF(mask_names); return mask_names;
     case NCL_SUBSYSTEM_RNG: *count = NCL_COUNT_OF(rng_names); return rng_names;
+    case NCL_SUBSYSTEM_LINALG: *count = NCL_COUNT_OF(linalg_names); return linalg_names;
     case NCL_SUBSYSTEM_MANIP: *count = NCL_COUNT_OF(manip_names); return manip_names;
     default: *count = 0; return NULL;
     }
@@ -243,6 +245,7 @@ const char *ncl_sub_fn_name(NclSubsystem s)
     case NCL_SUBSYSTEM_SORT: return "NclSort";
     case NCL_SUBSYSTEM_MASK: return "NclMask";
     case NCL_SUBSYSTEM_RNG: return "NclRng";
+    case NCL_SUBSYSTEM_LINALG: return "NclLinalg";
     case NCL_SUBSYSTEM_MANIP: return "NclManip";
     default: return "Ncl?";
     }

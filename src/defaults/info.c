@@ -505,6 +505,13 @@ NclStatus ncl_default_info(NclHook *self, NclInfoWriter *w)
             ncl_node_state(&ncl_threader_node(NCL_SUBSYSTEM_BINARY)->list) & NCL_NODE_LINKED
                 ? "true" : "false");
     if ((st = add_built(w, "threads", &b)) != NCL_OK) return st;
+    /* The BLAS the Linalg kernels of float32 and float64 call (CMake's
+       NCL_BLAS), or null when they run NCLib's own loop. */
+#ifdef NCL_BLAS_NAME
+    if ((st = NclInfoAddString(w, "blas", NCL_BLAS_NAME)) != NCL_OK) return st;
+#else
+    if ((st = NclInfoAddJson(w, "blas", "null")) != NCL_OK) return st;
+#endif
     if (m->topo_ok)
         sb_putf(&b, "{\"packages\":%d,\"cores\":%d,\"pus\":%d,\"numa_nodes\":%d}", m->packages,
                 m->cores, m->pus, m->numa_nodes);

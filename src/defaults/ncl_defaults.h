@@ -35,6 +35,8 @@ NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const
                            NclArray **out, const NclParams *params);                 /* mask.c */
 NclStatus ncl_default_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray *a,
                           const NclArray *b, NclArray **out, const NclParams *params);  /* rng.c */
+NclStatus ncl_default_linalg(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                             NclArray **out, const NclParams *params);             /* linalg.c */
 NclStatus ncl_default_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
                             NclArray **out, const NclParams *params);                /* manip.c */
 

@@ -76,6 +76,51 @@ static NclStatus check_loop(const char *who, NclSubsystem s, int op, int nin, in
     return NCL_OK;
 }
 
+/* A Linalg kernel run as NumPy's dot function: the one sum of n products
+   a[i] b[i] into out (ncl/linalg.h), on the calling thread. The output's
+   element must touch none of the inputs' bytes; it is written also when n
+   is 0 (a zero). */
+static NclStatus run_linalg(const char *who, ncl_kchain *chain, int op, const NclDType *sig,
+                            char *const *args, int64_t n, const int64_t *steps)
+{
+    const char *opname = ncl_op_name(NCL_SUBSYSTEM_LINALG, op);
+    if (n < 0)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(linalg, %s): n = %lld is negative", who,
+                         opname, (long long)n);
+    if (args == NULL || (n > 0 && steps == NULL))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(linalg, %s): %s is NULL", who, opname,
+                         args == NULL ? "args" : "steps");
+    for (int i = 0; i < 3; i++)
+        if (args[i] == NULL)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(linalg, %s): args[%d] is NULL", who,
+                             opname, i);
+    const size_t sz = ncl_dtype_size[sig[2]];
+    const uintptr_t olo = (uintptr_t)args[2], ohi = olo + sz;
+    for (int i = 0; i < 2 && n > 0; i++) {
+        uintptr_t lo, hi;
+        extent(args[i], n, steps[i], ncl_dtype_size[sig[i]], &lo, &hi);
+        if (lo < ohi && olo < hi)
+            return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                             "%s(linalg, %s): the output overlaps input %d", who, opname, i);
+    }
+    const NclLinalgAux x = {1, 1, n, 0, n > 0 ? steps[0] : 0, n > 0 ? steps[1] : 0, 0, 0, 0};
+    static const int64_t zero[3] = {0, 0, 0};
+    int fpe = 0;
+    const NclKernelCtx ctx = {NCL_SUBSYSTEM_LINALG, op, 2, 1, sig, 0, 0, &fpe, &x,
+                              ncl_tls.accuracy, 1};
+    NclKernelNode *k = ncl_kernel_first(chain);
+    ncl_fpe_saved saved;
+    ncl_fpe_begin(&saved);
+    NclStatus st = k->fn(k, &ctx, args, 1, zero);
+    fpe |= ncl_fpe_end(&saved);
+    ncl_tls.fpe_flags |= fpe;
+    ncl_last_call.elements = n;
+    ncl_last_call.bytes = n * (int64_t)(ncl_dtype_size[sig[0]] + ncl_dtype_size[sig[1]]);
+    ncl_last_call.kernel = k->name ? k->name : "(unnamed)";
+    ncl_last_call.threads = 1;
+    return st;
+}
+
 NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *signature,
                        char *const *args, int64_t n, const int64_t *steps)
 {
@@ -84,10 +129,21 @@ NclStatus NclKernelRun(NclSubsystem s, int subfunction, const NclDType *signatur
     ncl_kchain *chain;
     int nargs;
     NclStatus st = ncl_kernel_chain_find(who, s, subfunction, signature, &chain, &nargs);
+    if (st == NCL_OK && s == NCL_SUBSYSTEM_LINALG) {
+        if (NCL_UNLIKELY(ncl_ledger_on(s))) {
+            ncl_ledger_mark m;
+            ncl_ledger_begin(&m);
+            st = run_linalg(who, chain, subfunction, signature, args, n, steps);
+            ncl_ledger_end(&m, s, subfunction, st);
+        } else {
+            st = run_linalg(who, chain, subfunction, signature, args, n, steps);
+        }
+        return ncl_call_leave(st, s, subfunction);
+    }
     if (st == NCL_OK && loop_inputs(s) == 0)
         st = ncl_error(NCL_ERR_UNSUPPORTED,
                        "%s(%s): the %s subsystem's kernels need data a loop call does not carry; "
-                       "NclKernelRun runs Convert, Compare, IsUnary, Unary, Binary and Ternary",
+                       "NclKernelRun runs Convert, Compare, IsUnary, Unary, Binary, Ternary and Linalg",
                        who, ncl_subsystem_name(s), ncl_subsystem_name(s));
     const int nin = loop_inputs(s), nout = st == NCL_OK ? nargs - nin : 1;
     if (st == NCL_OK) st = check_loop(who, s, subfunction, nin, nout, signature, args, n, steps);

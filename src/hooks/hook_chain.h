@@ -35,6 +35,7 @@
     X(SORT, sort)               \
     X(MASK, mask)               \
     X(RNG, rng)                 \
+    X(LINALG, linalg)           \
     X(MANIP, manip)
 
 /* params->where, when params reaches that far (a shorter struct is the

@@ -173,6 +173,12 @@ static NclStatus thr_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const NclAr
 {
     THREADER(rng, (h, op, gen, a, b, out, params))
 }
+static NclStatus thr_linalg(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                            NclArray **out, const NclParams *params)
+{
+    THREADER(linalg, (h, op, a, b, out, params))
+}
+
 static NclStatus thr_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
                            NclArray **out, const NclParams *params)
 {
@@ -603,6 +609,19 @@ NclStatus NclRng(NclRngOp op, NclRngGen *gen, const NclArray *a, const NclArray 
     return call_leave_out(t, st, NCL_SUBSYSTEM_RNG, (int)op, out, given);
 }
 
+NclStatus NclLinalg(NclLinalgOp op, const NclArray *a, const NclArray *b, NclArray **out,
+                    const NclParams *params)
+{
+    NclArray *const given = out ? *out : NULL;
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_arrays("NclLinalg", NCL_SUBSYSTEM_LINALG, (int)op, a, b, NULL, out, params);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_LINALG);
+        st = h->fn.linalg(h, op, a, b, out, params);
+    }
+    return call_leave_out(t, st, NCL_SUBSYSTEM_LINALG, (int)op, out, given);
+}
+
 /* Manip takes its inputs as a list: each in[i] is checked as "in[i]", then
    *out and params->where as check_arrays checks them. A NULL list, or a
    count the list cannot have, is the default's to refuse: nothing is read
@@ -782,6 +801,17 @@ NclStatus NclRngNext(NclHook *self, NclRngOp op, NclRngGen *gen, const NclArray 
     NclStatus st = check_arrays("NclRngNext", NCL_SUBSYSTEM_RNG, (int)op, a, b, NULL, out, params);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.rng(h, op, gen, a, b, out, params);
+}
+
+NclStatus NclLinalgNext(NclHook *self, NclLinalgOp op, const NclArray *a, const NclArray *b,
+                        NclArray **out, const NclParams *params)
+{
+    NclHook *h = next_of(self);
+    if (NCL_UNLIKELY(h == NULL)) return no_next("NclLinalgNext", self);
+    NclStatus st = check_arrays("NclLinalgNext", NCL_SUBSYSTEM_LINALG, (int)op, a, b, NULL, out,
+                                params);
+    if (NCL_UNLIKELY(st != NCL_OK)) return st;
+    return h->fn.linalg(h, op, a, b, out, params);
 }
 
 NclStatus NclManipNext(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,

@@ -240,6 +240,7 @@ static int kernel_nargs(NclSubsystem s, int op)
     case NCL_SUBSYSTEM_MASK: return 2;
     case NCL_SUBSYSTEM_SORT: return 2;
     case NCL_SUBSYSTEM_REDUCE: return 2;
+    case NCL_SUBSYSTEM_LINALG: return 3;
     default: return 0;
     }
 }

@@ -26,7 +26,8 @@ _Static_assert(NCL_CREATE_NOPS <= LEDGER_MAX_OPS && NCL_CONVERT_NOPS <= LEDGER_M
                    NCL_UNARY_NOPS <= LEDGER_MAX_OPS && NCL_BINARY_NOPS <= LEDGER_MAX_OPS &&
                    NCL_TERNARY_NOPS <= LEDGER_MAX_OPS && NCL_REDUCE_NOPS <= LEDGER_MAX_OPS &&
                    NCL_SORT_NOPS <= LEDGER_MAX_OPS && NCL_MASK_NOPS <= LEDGER_MAX_OPS &&
-                   NCL_RNG_NOPS <= LEDGER_MAX_OPS && NCL_MANIP_NOPS <= LEDGER_MAX_OPS,
+                   NCL_RNG_NOPS <= LEDGER_MAX_OPS && NCL_LINALG_NOPS <= LEDGER_MAX_OPS &&
+                   NCL_MANIP_NOPS <= LEDGER_MAX_OPS,
                "every op must have a ledger row");
 
 typedef struct ledger_row {
@@ -182,6 +183,15 @@ static NclStatus ledger_rng(NclHook *self, NclRngOp op, NclRngGen *gen, const Nc
     return st;
 }
 
+static NclStatus ledger_linalg(NclHook *self, NclLinalgOp op, const NclArray *a,
+                               const NclArray *b, NclArray **out, const NclParams *params)
+{
+    ncl_ledger_mark m;
+    ncl_ledger_begin(&m);
+    NclStatus st = NclLinalgNext(self, op, a, b, out, params);
+    ncl_ledger_end(&m, NCL_SUBSYSTEM_LINALG, (int)op, st);
+    return st;
+}
 static NclStatus ledger_manip(NclHook *self, NclManipOp op, int nin, const NclArray *const *in,
                               NclArray **out, const NclParams *params)
 {
@@ -195,7 +205,7 @@ static NclStatus ledger_manip(NclHook *self, NclManipOp op, int nin, const NclAr
 /* One node per subsystem but INFO (the ledger would only count itself). */
 #define LEDGER_SUBSYSTEMS(X) X(CREATE, create) X(CONVERT, convert) X(COMPARE, compare) \
     X(ISUNARY, isunary) X(UNARY, unary) X(BINARY, binary) X(TERNARY, ternary)         \
-    X(REDUCE, reduce) X(SORT, sort) X(MASK, mask) X(RNG, rng) X(MANIP, manip)
+    X(REDUCE, reduce) X(SORT, sort) X(MASK, mask) X(RNG, rng) X(LINALG, linalg) X(MANIP, manip)
 
 static NclHook ledger_nodes[] = {
 #define NCL_X_(S, f) { .name = "ncl_ledger", .fn.f = ledger_##f },
