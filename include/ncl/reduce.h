@@ -48,7 +48,33 @@ NCL_BEGIN_DECLS
     /** Running sums along one axis, in a's shape. */                          \
     X(NCL_CUMSUM, "cumsum")                                                    \
     /** Running products along one axis, in a's shape. */                      \
-    X(NCL_CUMPROD, "cumprod")
+    X(NCL_CUMPROD, "cumprod")                                                  \
+    /** The standard deviation: the square root of VAR. */                     \
+    X(NCL_STD, "std")                                                          \
+    /** The variance: sum((x - mean)**2) / (count - ddof). */                  \
+    X(NCL_VAR, "var")                                                          \
+    /** SUM with NaN counted as 0. */                                          \
+    X(NCL_NANSUM, "nansum")                                                    \
+    /** PROD with NaN counted as 1. */                                         \
+    X(NCL_NANPROD, "nanprod")                                                  \
+    /** MEAN of the elements that are not NaN. */                              \
+    X(NCL_NANMEAN, "nanmean")                                                  \
+    /** MIN of the elements that are not NaN. */                               \
+    X(NCL_NANMIN, "nanmin")                                                    \
+    /** MAX of the elements that are not NaN. */                               \
+    X(NCL_NANMAX, "nanmax")                                                    \
+    /** ARGMIN of the elements that are not NaN. */                            \
+    X(NCL_NANARGMIN, "nanargmin")                                              \
+    /** ARGMAX of the elements that are not NaN. */                            \
+    X(NCL_NANARGMAX, "nanargmax")                                              \
+    /** STD of the elements that are not NaN. */                               \
+    X(NCL_NANSTD, "nanstd")                                                    \
+    /** VAR of the elements that are not NaN. */                               \
+    X(NCL_NANVAR, "nanvar")                                                    \
+    /** CUMSUM with NaN counted as 0. */                                       \
+    X(NCL_NANCUMSUM, "nancumsum")                                              \
+    /** CUMPROD with NaN counted as 1. */                                      \
+    X(NCL_NANCUMPROD, "nancumprod")
 
 /** The Reduce ops, from NCL_REDUCE_OP_LIST, numbered from 0. */
 typedef enum NclReduceOp {
