@@ -128,6 +128,40 @@ NCL_KINLINE void RE_FN(mm_cols)(const char *p, int64_t s, int64_t n, int is_max,
         res[w] = n ? RE_FN(mm_fix)(p + w * (int64_t)sizeof(RE_T), s, n, m[w]) : m[w];
 }
 
+#if RE_FLOAT
+/* NANMIN / NANMAX (NumPy's fmin/fmax reduction): the extreme of the
+   elements that are not NaN; NaN when every one of n >= 1 is (the first
+   NaN, bit for bit), the identity when n == 0. Among extremes that compare
+   equal (-0.0 and +0.0) the last in the sequence, as MIN/MAX. */
+NCL_KINLINE RE_T RE_FN(nanmm_seq)(const char *p, int64_t s, int64_t n, int is_max)
+{
+    RE_T m[RE_L];
+    for (int j = 0; j < RE_L; j++) m[j] = RE_FN(mm_ident)(is_max);
+    int64_t i = 0;
+    /* a NaN compares false, so it never replaces m: no branch, vectorised */
+    for (; i + RE_L <= n; i += RE_L)
+        for (int j = 0; j < RE_L; j++) {
+            const RE_T x = RE_LOAD(p + (i + j) * s);
+            m[j] = (is_max ? x > m[j] : x < m[j]) ? x : m[j];
+        }
+    for (; i < n; i++) {
+        const RE_T x = RE_LOAD(p + i * s);
+        m[0] = (is_max ? x > m[0] : x < m[0]) ? x : m[0];
+    }
+    for (int j = 1; j < RE_L; j++) m[0] = (is_max ? m[j] > m[0] : m[j] < m[0]) ? m[j] : m[0];
+    const RE_T r = m[0];
+    if (n == 0) return r;
+    if (r == RE_FN(mm_ident)(is_max)) {
+        /* the identity itself, or nothing but NaN */
+        for (int64_t k = 0; k < n; k++)
+            if (!RE_ISNAN(RE_LOAD(p + k * s))) return r;
+        return RE_LOAD(p);
+    }
+    if (r == 0) return RE_LOAD(p + RE_FN(last_zero)(p, s, n) * s);
+    return r;
+}
+#endif
+
 /* ---- argmin / argmax -------------------------------------------------------- */
 
 /* Elements per step of the contiguous argmin: its extreme is found with the
@@ -253,6 +287,24 @@ NCL_KINLINE NclStatus RE_FN(run_mm)(const NclKernelCtx *ctx, char *const *args, 
     RE_INVALID_LEAVE();
     return NCL_OK;
 }
+
+#if RE_FLOAT
+NCL_KINLINE NclStatus RE_FN(run_nanmm)(const NclKernelCtx *ctx, char *const *args, int64_t n,
+                                       const int64_t *steps, int is_max)
+{
+    const NclReduceAux *ax = (const NclReduceAux *)ctx->aux;
+    const int64_t isz = (int64_t)sizeof(RE_T), s = steps[0];
+    RE_INVALID_ENTER();
+    for (int64_t k = 0; k < ax->count; k++) {
+        const char *q = args[0] + k * ax->in_outer;
+        const RE_T r = s == isz ? RE_FN(nanmm_seq)(q, isz, n, is_max)
+                                : RE_FN(nanmm_seq)(q, s, n, is_max);
+        RE_CAT_(ncl_store, RE_T)(args[1] + k * steps[1], r);
+    }
+    RE_INVALID_LEAVE();
+    return NCL_OK;
+}
+#endif
 
 NCL_KINLINE NclStatus RE_FN(run_arg)(const NclKernelCtx *ctx, char *const *args, int64_t n,
                                      const int64_t *steps, int is_max)

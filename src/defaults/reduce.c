@@ -72,6 +72,9 @@ typedef struct red_plan {
     int variance;             /* 1: VAR / NANVAR, 2: STD / NANSTD */
     int nan_extreme;          /* NANMIN / NANMAX: an all-NaN output is NaN */
     int masked;               /* has_where or nan_skip: the gathered path masks */
+    int packs;                /* ARGMIN/ARGMAX with where=: kept elements packed */
+    int fused;                /* no where=, no cast: one pass per chunk from the input
+                                 (NaN replacement, or the variance's centring) */
     int64_t ddof;             /* variance: the divisor is count - ddof */
     unsigned char nan_val[8]; /* what a NaN becomes, as the input dtype */
     int cumulative;           /* CUMSUM / CUMPROD */
@@ -319,12 +322,20 @@ static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
                          : p->acc;
         }
         if (p->op == NCL_MEAN && r != NCL_BOOL) kop = NCL_SUM;
+        if (p->nan_skip && !q->where && p->op != NCL_MEAN && p->kin == t && p->acc == t) {
+            /* the nan-aware kernels read a NaN as NumPy's replacement
+               themselves: the direct path, nothing marked */
+            kop = p->op == NCL_SUM ? NCL_NANSUM : p->op == NCL_PROD ? NCL_NANPROD
+                  : p->op == NCL_CUMSUM ? NCL_NANCUMSUM : NCL_NANCUMPROD;
+            p->nan_skip = 0;
+        }
         break;
     }
     case NCL_MIN:
     case NCL_MAX:
         p->res = d != NCL_DTYPE_DEFAULT ? d : t;
         p->kin = p->acc = p->res;
+        if (p->nan_extreme) kop = mop = p->op == NCL_MIN ? NCL_NANMIN : NCL_NANMAX;
         break;
     case NCL_ANY:
     case NCL_ALL:
@@ -742,6 +753,72 @@ static void center_square(const red_plan *p, const void *center, char *kb, const
     }
 }
 
+/* The fused pass of a chunk (p->fused): m elements from src (step bytes
+   apart) into dst (another buffer). With p->nan_skip a NaN becomes
+   p->nan_val, or center when given, and is not counted; with center each
+   element x becomes (x - center)**2 as in center_square. Returns how many
+   elements were not NaN. The framework is built at -O2, whose vectoriser
+   takes only loops of a known trip count: hence blocks of RED_VB. */
+#define RED_VB 16
+#define RED_FUSED(T, SFX)                                                              \
+    static int64_t fused_##SFX(char *restrict dst, const char *restrict src, int64_t step, \
+                               int64_t m, int skip, T rep, int centred, T c)           \
+    {                                                                                  \
+        const int64_t sz = (int64_t)sizeof(T);                                         \
+        int64_t nans = 0, i = 0;                                                       \
+        if (step == sz) {                                                              \
+            for (; i + RED_VB <= m; i += RED_VB) {                                     \
+                T v[RED_VB];                                                           \
+                int64_t k = 0;                                                         \
+                memcpy(v, src + i * sz, sizeof v);                                     \
+                if (skip && centred) {                                                 \
+                    for (int j = 0; j < RED_VB; j++) {                                 \
+                        k += v[j] != v[j];                                             \
+                        v[j] = v[j] != v[j] ? c : v[j];                                \
+                        v[j] = (v[j] - c) * (v[j] - c);                                \
+                    }                                                                  \
+                } else if (skip) {                                                     \
+                    for (int j = 0; j < RED_VB; j++) {                                 \
+                        k += v[j] != v[j];                                             \
+                        v[j] = v[j] != v[j] ? rep : v[j];                              \
+                    }                                                                  \
+                } else {                                                               \
+                    for (int j = 0; j < RED_VB; j++) v[j] = (v[j] - c) * (v[j] - c);   \
+                }                                                                      \
+                memcpy(dst + i * sz, v, sizeof v);                                     \
+                nans += k;                                                             \
+            }                                                                          \
+        }                                                                              \
+        for (; i < m; i++) {                                                           \
+            T v;                                                                       \
+            memcpy(&v, src + i * step, sizeof v);                                      \
+            const int nan = skip && v != v;                                            \
+            nans += nan;                                                               \
+            if (nan) v = centred ? c : rep;                                            \
+            if (centred) v = (v - c) * (v - c);                                        \
+            memcpy(dst + i * sz, &v, sizeof v);                                        \
+        }                                                                              \
+        return m - nans;                                                               \
+    }
+RED_FUSED(double, f64)
+RED_FUSED(float, f32)
+#undef RED_FUSED
+
+static int64_t fused_chunk(const red_plan *p, char *dst, const char *src, int64_t step, int64_t m,
+                           const void *center)
+{
+    if (p->tin == NCL_FLOAT64) {
+        double rep, c = 0;
+        memcpy(&rep, p->nan_val, 8);
+        if (center) memcpy(&c, center, 8);
+        return fused_f64(dst, src, step, m, p->nan_skip, rep, center != NULL, c);
+    }
+    float rep, c = 0;
+    memcpy(&rep, p->nan_val, 4);
+    if (center) memcpy(&c, center, 4);
+    return fused_f32(dst, src, step, m, p->nan_skip, rep, center != NULL, c);
+}
+
 /* The next m elements as the kernel's input: gathered, cast, masked.
    *selected counts the elements the mask keeps; for a masked argmin/argmax
    the kept elements are packed to the front, *selected is their number in
@@ -750,6 +827,27 @@ static NclStatus next_chunk(red_exec *x, red_walk *g, int64_t m, const char **bu
                             int64_t *selected)
 {
     const red_plan *p = x->p;
+    if (p->fused && (p->nan_skip || x->center)) {
+        /* one pass: the input's elements (read in place when the sequence
+           is one strided run) into the buffer, NaN replaced (by the mean in
+           the variance's second pass, so that it adds a zero square) */
+        const int64_t sz = (int64_t)dsize(p->tin);
+        const char *src = x->gbuf;
+        int64_t step = sz;
+        if (p->nr == 1) {
+            src = g->ip;
+            step = p->r[0].in;
+            g->ip += m * step;
+            g->idx[0] += m;
+        } else {
+            gather(x, g, m);
+        }
+        const int64_t c = fused_chunk(p, x->kbuf, src, step, m, x->center);
+        if (p->arg) x->numbers += c;
+        else *selected += c;
+        *buf = x->kbuf;
+        return NCL_OK;
+    }
     gather(x, g, m);
     if (p->nan_skip) mark_nans(p, x->gbuf, x->mbuf, m);
     char *kb = x->gbuf;
@@ -759,7 +857,7 @@ static NclStatus next_chunk(red_exec *x, red_walk *g, int64_t m, const char **bu
         if (st) return st;
         kb = x->kbuf;
     }
-    if (p->masked && p->arg) {
+    if (p->packs) {
         /* an index must name a kept element: keep only those, and where
            each one was. A NaN stays, as NumPy's nanargmin sees it: +inf
            (-inf for nanargmax), so [NaN, inf] gives 0; x->numbers counts
@@ -857,7 +955,7 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
         const int64_t m = p->n - c * RED_CHUNK < RED_CHUNK ? p->n - c * RED_CHUNK : RED_CHUNK;
         const char *kb;
         if ((st = next_chunk(x, &g, m, &kb, &kept))) return st;
-        const int64_t km = p->arg && p->masked ? kept : m;
+        const int64_t km = p->packs ? kept : m;
         if (p->arg && km == 0) continue;
         if ((st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, kb, (char *)v, km, (int64_t)ks,
                              (int64_t)as, 1, 0, 0, NULL)))
@@ -867,7 +965,7 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
                the earlier one winning ties */
             int64_t i;
             memcpy(&i, v, 8);
-            const int64_t at = c * RED_CHUNK + (p->masked ? x->pos[i] : i);
+            const int64_t at = c * RED_CHUNK + (p->packs ? x->pos[i] : i);
             if (!r->have) {
                 memcpy(r->v, kb + i * (int64_t)ks, ks);
                 r->at = at;
@@ -1097,18 +1195,21 @@ static NclStatus finalize(red_exec *x, char *accb, const int64_t *sel, int64_t c
                 memcpy(accb + 4 * j, &v, 4);
             }
         }
-    } else if (p->nan_extreme && sel && !p->has_init) {
-        /* every element NaN: NaN, and INVALID as NumPy's warning */
+    } else if (p->nan_extreme) {
+        /* the kernels give NaN where every element was NaN: INVALID, as
+           NumPy's warning */
         for (int64_t j = 0; j < cnt; j++) {
-            if (sel[j] != 0) continue;
-            *x->fpe |= NCL_FPE_INVALID;
+            int isnan_j;
             if (p->acc == NCL_FLOAT64) {
-                const double v = (double)NAN;
-                memcpy(accb + 8 * j, &v, 8);
+                double v;
+                memcpy(&v, accb + 8 * j, 8);
+                isnan_j = v != v;
             } else {
-                const float v = NAN;
-                memcpy(accb + 4 * j, &v, 4);
+                float v;
+                memcpy(&v, accb + 4 * j, 4);
+                isnan_j = v != v;
             }
+            if (isnan_j) *x->fpe |= NCL_FPE_INVALID;
         }
     }
     if (p->variance || p->nan_extreme) {
@@ -1160,7 +1261,7 @@ static void row_start(const red_plan *p, int64_t row, const char **ib, const cha
 /* Whether finalize needs the counts of kept elements. */
 NCL_INLINE int counts_needed(const red_plan *p)
 {
-    return (p->op == NCL_MEAN && p->masked) || p->variance || p->nan_extreme;
+    return (p->op == NCL_MEAN && p->masked) || p->variance;
 }
 
 /* Reductions: unit u is one batch of up to RED_BATCH adjacent outputs
@@ -1348,7 +1449,10 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                  is_float(a->dtype);
     op = plain_op(op);
     p.op = op;
+    /* NANMIN/NANMAX run kernels of their own (NumPy's fmin/fmax
+       reduction), which pass over NaN themselves */
     p.nan_extreme = p.nan_skip && (op == NCL_MIN || op == NCL_MAX);
+    if (p.nan_extreme) p.nan_skip = 0;
     p.cumulative = op == NCL_CUMSUM || op == NCL_CUMPROD;
     p.arg = op == NCL_ARGMIN || op == NCL_ARGMAX;
     if (!a || !out)
@@ -1479,6 +1583,10 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         }
     }
     p.masked = w != NULL || p.nan_skip;
+    p.packs = p.arg && w != NULL;
+    /* float in, float kernel input, no mask: the fused pass (the variance of
+       integers is cast first, and takes the general path) */
+    p.fused = !w && !p.cast_in.node && is_float(p.tin) && (p.nan_skip || p.variance);
     if (p.nan_skip) { /* NumPy's replacement of a NaN, in the input dtype */
         const double v = op == NCL_PROD || op == NCL_CUMPROD ? 1.0
                          : op == NCL_MIN || op == NCL_ARGMIN ? (double)INFINITY
@@ -1497,6 +1605,12 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          : kop == NCL_MIN ? ID_HIGHEST
                          : kop == NCL_MAX ? ID_LOWEST : ID_ZERO,
                   p.ident);
+        if (p.nan_extreme) { /* masked out is absent, as a NaN is */
+            const double v = (double)NAN;
+            const float f = NAN;
+            if (p.kin == NCL_FLOAT32) memcpy(p.ident, &f, 4);
+            else memcpy(p.ident, &v, 8);
+        }
     }
 
     /* memory: the result (or a stand-in for an overlapping output), then
