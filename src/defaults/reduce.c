@@ -1026,7 +1026,17 @@ static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *r
                           (int64_t)dsize(p->acc), 1, 0, 0, NULL);
     red_part r;
     const int64_t nc = (p->n + RED_CHUNK - 1) / RED_CHUNK;
-    NclStatus st = reduce_part(x, ip, wp, 0, nc, &r);
+    NclStatus st;
+    if (p->variance && p->fused && !p->nan_skip && p->nr == 1) {
+        /* the plain variance's first pass is a sum read in place, the
+           same tree as the gathered chunks */
+        memset(&r, 0, sizeof r);
+        r.selected = p->n;
+        st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, (char *)r.v, p->n, p->r[0].in,
+                        (int64_t)dsize(p->acc), 1, 0, 0, NULL);
+    } else {
+        st = reduce_part(x, ip, wp, 0, nc, &r);
+    }
     if (st) return st;
     *selected = r.selected;
     if (p->arg && p->nan_skip && r.numbers == 0)
