@@ -291,12 +291,17 @@ RK_DEFINE_NANSUM_(RK_NAN_F32, f32, NCL_FLOAT32)
 RK_DEFINE_NANSUM_(RK_NAN_F64, f64, NCL_FLOAT64)
 #undef RK_DEFINE_NANSUM_
 
-/* NANMIN / NANMAX: floats only (a nan-aware op on integers is its plain op). */
+/* NANMIN / NANMAX, NANARGMIN / NANARGMAX: floats only (a nan-aware op on
+   integers is its plain op). */
 #define RK_DEFINE_NAN_(E, sfx)                                                   \
     static NclStatus ncl_k_nanmin_##sfx(RK_SIG_)                                 \
     { (void)self; return re_run_nanmm_##sfx(ctx, args, n, steps, 0); }          \
     static NclStatus ncl_k_nanmax_##sfx(RK_SIG_)                                 \
-    { (void)self; return re_run_nanmm_##sfx(ctx, args, n, steps, 1); }
+    { (void)self; return re_run_nanmm_##sfx(ctx, args, n, steps, 1); }          \
+    static NclStatus ncl_k_nanargmin_##sfx(RK_SIG_)                              \
+    { (void)self; return re_run_nanarg_##sfx(ctx, args, n, steps, 0); }         \
+    static NclStatus ncl_k_nanargmax_##sfx(RK_SIG_)                              \
+    { (void)self; return re_run_nanarg_##sfx(ctx, args, n, steps, 1); }
 RK_DEFINE_NAN_(NCL_FLOAT32, f32)
 RK_DEFINE_NAN_(NCL_FLOAT64, f64)
 #undef RK_DEFINE_NAN_
@@ -327,6 +332,10 @@ const ncl_kernel_entry ncl_k_reduce_table[] = {
     RK_E_(NCL_NANPROD, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nanprod_f64)
     RK_E_(NCL_NANCUMSUM, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nancumsum_f64)
     RK_E_(NCL_NANCUMPROD, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nancumprod_f64)
+    RK_E_(NCL_NANARGMIN, NCL_FLOAT32, NCL_INT64, ncl_k_nanargmin_f32)
+    RK_E_(NCL_NANARGMAX, NCL_FLOAT32, NCL_INT64, ncl_k_nanargmax_f32)
+    RK_E_(NCL_NANARGMIN, NCL_FLOAT64, NCL_INT64, ncl_k_nanargmin_f64)
+    RK_E_(NCL_NANARGMAX, NCL_FLOAT64, NCL_INT64, ncl_k_nanargmax_f64)
     RK_E_(NCL_NANMIN, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nanmin_f32)
     RK_E_(NCL_NANMAX, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nanmax_f32)
     RK_E_(NCL_NANMIN, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nanmin_f64)

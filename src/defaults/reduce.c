@@ -71,6 +71,7 @@ typedef struct red_plan {
     int nan_skip;             /* NaN elements of a float input are absent */
     int variance;             /* 1: VAR / NANVAR, 2: STD / NANSTD */
     int nan_extreme;          /* NANMIN / NANMAX: an all-NaN output is NaN */
+    int nan_arg;              /* NANARGMIN / NANARGMAX by their own kernels */
     int masked;               /* has_where or nan_skip: the gathered path masks */
     int packs;                /* ARGMIN/ARGMAX with where=: kept elements packed */
     int fused;                /* no where=, no cast: one pass per chunk from the input
@@ -1268,6 +1269,30 @@ static void row_start(const red_plan *p, int64_t row, const char **ib, const cha
     }
 }
 
+/* NANARGMIN/NANARGMAX by their kernels: index i of the sequence at ip is
+   a NaN only when every element is one, or when a NaN ties with an
+   infinity first; NCL_ERR_INVALID_ARGUMENT (worded by the caller) for the
+   former. */
+static NclStatus nan_arg_check(const red_plan *p, const char *ip, int64_t i)
+{
+    const int64_t step = p->r[0].in;
+    for (int64_t k = -1; k < p->n; k++) {
+        const char *e = ip + (k < 0 ? i : k) * step;
+        int number;
+        if (p->tin == NCL_FLOAT64) {
+            double v;
+            memcpy(&v, e, 8);
+            number = v == v;
+        } else {
+            float v;
+            memcpy(&v, e, 4);
+            number = v == v;
+        }
+        if (number) return NCL_OK; /* element i first: the usual answer */
+    }
+    return NCL_ERR_INVALID_ARGUMENT;
+}
+
 /* Whether finalize needs the counts of kept elements. */
 NCL_INLINE int counts_needed(const red_plan *p)
 {
@@ -1297,6 +1322,11 @@ static NclStatus reduce_unit(red_exec *x, int64_t u)
         if (counted) memset(sel, 0, sizeof sel);
         st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, accb, p->n, p->r[0].in, as, cnt,
                         kd->in, 0, NULL);
+        for (int64_t j = 0; j < cnt && !st && p->nan_arg && p->n > 0; j++) {
+            int64_t i;
+            memcpy(&i, accb + 8 * j, 8);
+            st = nan_arg_check(p, ip + j * kd->in, i);
+        }
     } else {
         const char *wp = wb ? wb + b * kd->w : NULL;
         st = NCL_OK;
@@ -1405,6 +1435,11 @@ static NclStatus red_execute(const red_job *j, int *fpe, int *used)
     _Alignas(64) char accb[8];
     int64_t sel;
     if ((st = combine_groups(&x, j->parts, p->groups, accb, &sel))) return st;
+    if (p->nan_arg) {
+        int64_t i;
+        memcpy(&i, accb, 8);
+        if ((st = nan_arg_check(p, p->in0, i))) return st;
+    }
     return finalize(&x, accb, counts_needed(p) ? &sel : NULL, 1, p->out0, 0);
 }
 
@@ -1652,6 +1687,18 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          WHO ": the where mask selects no element for some output, and %s has "
                          "no identity (give initial= for min/max)",
                          p.name, p.name);
+    }
+    if (p.nan_skip && p.arg && !w && p.nr == 1) {
+        /* one strided run: the nan-aware kernels read it in place, NaN as
+           +-inf; an all-NaN output is found after (nan_arg_check) */
+        if ((st = find_kernel(&p, sub, op == NCL_ARGMIN ? NCL_NANARGMIN : NCL_NANARGMAX, p.tin,
+                              NCL_INT64, &p.kern))) {
+            release_plan(&p);
+            NclArrayRelease(p.result);
+            return st;
+        }
+        p.nan_skip = p.masked = p.fused = 0;
+        p.nan_arg = 1;
     }
     p.direct = p.n == 0 || (p.nr == 1 && !p.cast_in.node && !p.masked && !p.variance);
 
