@@ -319,12 +319,28 @@ NCL_API NclStatus NclReduceChunksLo(NclReduceOp op, const NclArray *values, cons
                     sequentially and starting from *aux->initial when that
                     is not NULL (one element of the out dtype), else from
                     element 0.
+     NANSUM, NANPROD, NANCUMSUM, NANCUMPROD
+                    {T, T} for float T: as SUM, PROD, CUMSUM, CUMPROD with
+                    each NaN read as +0.0 (sums) or 1 (products), in the
+                    same tree.
+     NANMIN, NANMAX {T, T} for float T: the extreme of the elements that
+                    are not NaN (among equal extremes the last, as MIN);
+                    NaN (the first, bit for bit) when all n >= 1 are NaN;
+                    n == 0 gives the identity.
+     NANARGMIN, NANARGMAX
+                    {T, int64} for float T: the first index of the extreme
+                    with each NaN read as +inf (-inf for NANARGMAX); 0 for
+                    an all-NaN sequence, which the caller tells apart.
    @endverbatim
    MEAN has no chains of its own: it runs the SUM kernels with a float64
    accumulator (or an integer one for an integer dtype=) and divides.
-   STD and VAR run the float SUM kernels twice (the mean, then the squared
-   differences), and the nan-aware ops their plain op's kernels on gathered
-   chunks whose NaNs were replaced; none has chains of its own.
+   Neither have STD and VAR (the float SUM kernels twice: the mean, then
+   the squared differences from it) nor NANMEAN, NANSTD and NANVAR (the SUM
+   kernels on chunks whose NaNs were replaced and counted). NANSUM, NANPROD,
+   NANCUMSUM and NANCUMPROD with where= or a cast, and NANARGMIN/NANARGMAX
+   with where= or more than one strided run, use their plain op's kernels
+   on such chunks; NANMIN/NANMAX always run their own (a masked-out
+   element is passed to them as a NaN).
 
    The reduction tree of float SUM and PROD, which makes results independent
    of memory layout and thread count: a sequence is cut into chunks of
