@@ -5,7 +5,8 @@
  * dtypes, integer inputs (the plain op), the refusals (count - ddof <= 0,
  * an all-NaN nanargmin/nanargmax, initial= or a non-float dtype= where the
  * op takes none) with an untouched output, the INVALID flag of an all-NaN
- * nanmin/nanmax/nanmean, and layout independence of the float results.
+ * nanmin/nanmax/nanmean, and layout and thread-count independence of the
+ * float results.
  *
  * Values are small integers with power-of-two counts where a mean is
  * involved, so every sum, mean and square is exact and the expected values
@@ -429,6 +430,41 @@ START_TEST(t_layouts_bitwise)
 }
 END_TEST
 
+/* The same bits from one thread and from several (small arrays split
+   too): over outputs, and one long sequence split into groups. */
+START_TEST(t_threads_bitwise)
+{
+    NclArray *a = ncl_test_new(NCL_FLOAT64, 2, NCL_DIMS(3, 5000));
+    uint64_t seed = 9;
+    ncl_test_fill_random(a, &seed, 100);
+    for (int64_t i = 0; i < 15000; i += 13) ncl_test_set_d(a, i, NAN);
+    ncl_test_set_d(a, 7, INFINITY);
+    static const NclReduceOp ops[] = {NCL_STD, NCL_NANSUM, NCL_NANMEAN, NCL_NANMIN,
+                                      NCL_NANMAX, NCL_NANARGMIN, NCL_NANARGMAX, NCL_NANVAR,
+                                      NCL_NANCUMPROD};
+    const int64_t before = NclGetThreadingThreshold();
+    const int nt = NclGetNumThreads();
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        for (int ax = -1; ax < 2; ax++) {
+            NclParams p = NCL_PARAMS_INIT;
+            p.axes = ax < 0 ? NULL : &ax;
+            p.naxes = ax < 0 ? 0 : 1;
+            NCL_CHECK_OK(NclSetNumThreads(1));
+            NclArray *r1 = red(ops[k], a, &p);
+            NCL_CHECK_OK(NclSetNumThreads(2));
+            NCL_CHECK_OK(NclSetThreadingThreshold(1));
+            NclArray *r2 = red(ops[k], a, &p);
+            NCL_CHECK_OK(NclSetThreadingThreshold(before));
+            ck_assert_msg(ncl_test_hash(r1) == ncl_test_hash(r2), "op %d axis %d: threads differ",
+                          (int)ops[k], ax);
+            NclArrayRelease(r1);
+            NclArrayRelease(r2);
+        }
+    NCL_CHECK_OK(NclSetNumThreads(nt));
+    NclArrayRelease(a);
+}
+END_TEST
+
 static Suite *reduce_nan_suite(void)
 {
     Suite *s = suite_create("reduce_nan");
@@ -441,6 +477,7 @@ static Suite *reduce_nan_suite(void)
     tc = ncl_test_tcase(s, "contract");
     tcase_add_test(tc, t_refusals);
     tcase_add_test(tc, t_layouts_bitwise);
+    tcase_add_test(tc, t_threads_bitwise);
     return s;
 }
 
