@@ -410,10 +410,10 @@ START_TEST(t_layouts_bitwise)
     NclArray *f = ncl_test_layout_of(a, NCL_TEST_F);
     NclArray *rv = ncl_test_layout_of(a, NCL_TEST_REVERSED);
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-        for (int ax = 0; ax < 2; ax++) {
+        for (int ax = -1; ax < 2; ax++) { /* -1: all axes (C direct, F gathered) */
             NclParams p = NCL_PARAMS_INIT;
-            p.axes = &ax;
-            p.naxes = 1;
+            p.axes = ax < 0 ? NULL : &ax;
+            p.naxes = ax < 0 ? 0 : 1;
             p.ddof = 1;
             NclArray *r0 = red(ops[k], a, &p), *r1 = red(ops[k], f, &p),
                      *r2 = red(ops[k], rv, &p);

@@ -918,6 +918,13 @@ static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, const 
     }
 }
 
+/* Whether the chunk values are combined compensated, as the float sum
+   tree does (NANSUM's kernels run that tree too). */
+NCL_INLINE int compensated(const red_plan *p)
+{
+    return (p->kern.op == NCL_SUM || p->kern.op == NCL_NANSUM) && is_float(p->acc);
+}
+
 /* What a run of chunks of one sequence reduces to: an accumulator value
    (with its low part, for a compensated sum), or for argmin/argmax the best
    element (as the kernel's input dtype) and its position; and how many
@@ -946,7 +953,7 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
     walk_seek(&g, p, c0 * RED_CHUNK);
     const int64_t nc = c1 - c0;
     int64_t kept = 0;
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     red_ddstack dds;
     dds.depth = 0;
     memset(r, 0, sizeof *r);
@@ -1084,7 +1091,7 @@ static NclStatus reduce_group(red_exec *x, int64_t g, red_part *r)
     const int64_t e0 = c0 * RED_CHUNK, e1 = c1 * RED_CHUNK < p->n ? c1 * RED_CHUNK : p->n;
     const int64_t step = p->r[0].in;
     const char *ip = p->in0 + e0 * step;
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     memset(r, 0, sizeof *r);
     r->selected = e1 - e0;
     NclStatus st = run_kernel_lo(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, (char *)r->v, e1 - e0,
@@ -1105,7 +1112,7 @@ static NclStatus combine_groups(red_exec *x, const red_part *parts, int64_t ng, 
 {
     const red_plan *p = x->p;
     const size_t as = dsize(p->acc), ks = dsize(p->kin);
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     unsigned char pend[64][8], v[8];
     int depth = 0;
     red_ddstack dds;
