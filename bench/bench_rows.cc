@@ -224,10 +224,10 @@ void broadcast_case(benchmark::State &st, bool along_rows, int64_t n)
     NclArrayRelease(av);
 }
 
-// Row 10: a reduction of the whole array into a given 0-d result.
+// Rows 10 and 19: a reduction of the whole array into a given 0-d result.
 void reduce_case(benchmark::State &st, NclReduceOp op, NclDType t, int64_t n)
 {
-    const NclDType rt = op == NCL_SUM && t == NCL_INT32 ? NCL_INT64 : t;
+    const NclDType rt = (op == NCL_SUM && t == NCL_INT32) || op == NCL_NANARGMAX ? NCL_INT64 : t;
     Arr a(t, n, lo_of(t), hi_of(t), 1), out;
     if (!a.get() || !out.empty(rt, 0, nullptr))
         return (void)ok(st, NCL_ERR_NO_MEMORY);
@@ -398,6 +398,17 @@ void register_all()
             reg(std::string("row10_max_") + dname(t) + sz,
                 [=](benchmark::State &st) { reduce_case(st, NCL_MAX, t, n); });
         }
+        const NclReduceOp stats[] = {NCL_STD, NCL_VAR, NCL_NANSUM, NCL_NANMEAN,
+                                     NCL_NANMIN, NCL_NANMAX, NCL_NANARGMAX, NCL_NANSTD};
+        const char *stat_names[] = {"std", "var", "nansum", "nanmean",
+                                    "nanmin", "nanmax", "nanargmax", "nanstd"};
+        if (n == 1000000)
+            for (NclDType t : {NCL_FLOAT64, NCL_FLOAT32})
+                for (int k = 0; k < 8; k++) {
+                    const NclReduceOp op = stats[k];
+                    reg(std::string("row19_") + stat_names[k] + "_" + dname(t) + sz,
+                        [=](benchmark::State &st) { reduce_case(st, op, t, n); });
+                }
         const NclUnaryOp fns[] = {NCL_EXP, NCL_LOG, NCL_SIN};
         const char *fn_names[] = {"exp", "log", "sin"};
         for (int f = 0; f < 3; f++)

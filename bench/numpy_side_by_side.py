@@ -69,6 +69,7 @@ ACCURACY_HIGH, ACCURACY_FAST = 0, 1
 CONVERT_ASTYPE = 0
 WHERE = 0
 SUM, MIN, MAX = 0, 2, 3
+STD, VAR, NANSUM, NANMEAN, NANMIN, NANMAX, NANARGMAX, NANSTD = 12, 13, 14, 16, 17, 18, 20, 21
 SORT, ARGSORT = 0, 1
 SORT_DEFAULT, SORT_STABLE = 0, 1
 MASK_COMPRESS = 0
@@ -101,6 +102,7 @@ ROW_TITLES = {
     16: 'argsort of 1e6 random values, and stable sort',
     17: 'two threads against NCLib\'s own one thread, same run (wall time)',
     18: 'matmul, float64 and float32 1000 x 1000, and 10000 stacked 8 x 8 (output given)',
+    19: 'std, var and the nan-aware reductions at 1e6 (whole array, 0-d result)',
 }
 ROW_TARGETS = {
     1: '≤ 1.00 in cache; ≤ 0.85 (floats) and ≤ 1.00 (ints) at 1.6e7',
@@ -121,6 +123,7 @@ ROW_TARGETS = {
     16: '≤ 0.50',
     17: '≥ 1.7× for compute-bound ops and cache-resident sizes; ≥ 1.1× DRAM-bound',
     18: '1000 x 1000 float64 ≤ 1.20 on the same BLAS',
+    19: '≤ 1.00 (no slower than NumPy)',
 }
 
 
@@ -929,6 +932,31 @@ class Bench:
                       '(OpenBLAS here); both on one BLAS thread (OPENBLAS_NUM_THREADS=1), so '
                       'CPU time compares like with like. The stacked 8 x 8 case measures the '
                       'cost per product: both sides call the BLAS once per matrix.')
+    def row19(self):
+        """The new reductions of the whole array at 1e6, f64 and f32: std
+        and var on uniform data, the nan-aware ones with 1 % NaN placed at
+        random (NumPy's nan-functions copy and mask; NCLib marks the NaNs in
+        its gathered chunks)."""
+        np = self.np
+        n = 1000000
+        cases = [('std', STD, np.std), ('var', VAR, np.var), ('nansum', NANSUM, np.nansum),
+                 ('nanmean', NANMEAN, np.nanmean), ('nanmin', NANMIN, np.nanmin),
+                 ('nanmax', NANMAX, np.nanmax), ('nanargmax', NANARGMAX, np.nanargmax),
+                 ('nanstd', NANSTD, np.nanstd)]
+        for dt in ('float64', 'float32'):
+            a = self.data.get(dt, n, seed=19)
+            with_nan = a.copy()
+            rng = np.random.default_rng(19)
+            with_nan[rng.integers(0, n, n // 100)] = np.nan
+            for name, op, fn in cases:
+                x = with_nan if name.startswith('nan') else a
+                out = np.empty((), np.int64 if name == 'nanargmax' else dt)
+                call = self.ncl.call('reduce', op, x, out=out)
+                t_ncl, t_np, _, _ = self.pair(call, lambda: fn(x))
+                self.done_case()
+                self.rep.ratio_row(19, '%s %s, n = %s' % (name, SHORT[dt], fmt_n(n)), t_ncl, t_np,
+                                   1.00)
+            self.data.clear()
 
 
 # ---- the report ----------------------------------------------------------------------

@@ -31,6 +31,13 @@ static int is_unsigned(NclDType t) { return t >= NCL_UINT8 && t <= NCL_UINT64; }
 static NclDType default_result(NclReduceOp op, NclDType t)
 {
     switch (op) {
+    case NCL_STD: case NCL_VAR: case NCL_NANSTD: case NCL_NANVAR:
+        return is_float(t) ? t : NCL_FLOAT64;
+    case NCL_NANSUM: return default_result(NCL_SUM, t);
+    case NCL_NANPROD: return default_result(NCL_PROD, t);
+    case NCL_NANMEAN: return default_result(NCL_MEAN, t);
+    case NCL_NANMIN: case NCL_NANMAX: return t;
+    case NCL_NANCUMSUM: case NCL_NANCUMPROD: return default_result(NCL_CUMSUM, t);
     case NCL_SUM: case NCL_PROD: case NCL_CUMSUM: case NCL_CUMPROD:
         return is_float(t) ? t : is_unsigned(t) ? NCL_UINT64 : NCL_INT64;
     case NCL_MIN: case NCL_MAX: return t;
@@ -625,7 +632,8 @@ START_TEST(t_zero_d_and_no_axes)
     NclArray *s = ncl_test_arr(NCL_FLOAT64, 0, NULL, -2.5);
     for (int op = 0; op < NCL_REDUCE_NOPS; op++) {
         NclArray *r = reduce_ok((NclReduceOp)op, s, NULL);
-        const int cum = op == NCL_CUMSUM || op == NCL_CUMPROD;
+        const int cum = op == NCL_CUMSUM || op == NCL_CUMPROD || op == NCL_NANCUMSUM ||
+                        op == NCL_NANCUMPROD;
         ck_assert_int_eq(NclArrayNDim(r), cum ? 1 : 0);
         ck_assert_int_eq(NclArraySize(r), 1);
         NclArrayRelease(r);

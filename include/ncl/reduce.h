@@ -6,7 +6,8 @@
  * @defgroup ncl_reduce Reduce
  * @ingroup ncl_subsystems
  * @brief Reductions (sum, prod, min, max, any, all, argmin, argmax, mean,
- * count_nonzero) and accumulations (cumsum, cumprod) over axes.
+ * count_nonzero, std, var) and accumulations (cumsum, cumprod) over axes,
+ * and their nan-aware forms.
  * @{
  */
 #ifndef NCL_REDUCE_H
@@ -48,7 +49,33 @@ NCL_BEGIN_DECLS
     /** Running sums along one axis, in a's shape. */                          \
     X(NCL_CUMSUM, "cumsum")                                                    \
     /** Running products along one axis, in a's shape. */                      \
-    X(NCL_CUMPROD, "cumprod")
+    X(NCL_CUMPROD, "cumprod")                                                  \
+    /** The standard deviation: the square root of VAR. */                     \
+    X(NCL_STD, "std")                                                          \
+    /** The variance: sum((x - mean)**2) / (count - ddof). */                  \
+    X(NCL_VAR, "var")                                                          \
+    /** SUM with NaN counted as 0. */                                          \
+    X(NCL_NANSUM, "nansum")                                                    \
+    /** PROD with NaN counted as 1. */                                         \
+    X(NCL_NANPROD, "nanprod")                                                  \
+    /** MEAN of the elements that are not NaN. */                              \
+    X(NCL_NANMEAN, "nanmean")                                                  \
+    /** MIN of the elements that are not NaN. */                               \
+    X(NCL_NANMIN, "nanmin")                                                    \
+    /** MAX of the elements that are not NaN. */                               \
+    X(NCL_NANMAX, "nanmax")                                                    \
+    /** ARGMIN of the elements that are not NaN. */                            \
+    X(NCL_NANARGMIN, "nanargmin")                                              \
+    /** ARGMAX of the elements that are not NaN. */                            \
+    X(NCL_NANARGMAX, "nanargmax")                                              \
+    /** STD of the elements that are not NaN. */                               \
+    X(NCL_NANSTD, "nanstd")                                                    \
+    /** VAR of the elements that are not NaN. */                               \
+    X(NCL_NANVAR, "nanvar")                                                    \
+    /** CUMSUM with NaN counted as 0. */                                       \
+    X(NCL_NANCUMSUM, "nancumsum")                                              \
+    /** CUMPROD with NaN counted as 1. */                                      \
+    X(NCL_NANCUMPROD, "nancumprod")
 
 /** The Reduce ops, from NCL_REDUCE_OP_LIST, numbered from 0. */
 typedef enum NclReduceOp {
@@ -78,6 +105,43 @@ typedef enum NclReduceOp {
  * first index of the extreme; CUMSUM/CUMPROD take one axis (NULL = the
  * flattened array) and keep the shape. NaN propagates through min/max
  * (the first NaN wins in argmin/argmax).
+ *
+ * STD and VAR (NumPy's _var): the mean is the sum of the selected elements
+ * divided by their count n, then the squared differences from it are
+ * summed and divided by n - params->ddof (ddof may be negative); STD is
+ * the square root of that. Everything is computed in the result dtype:
+ * dtype= if given (a float dtype, else NCL_ERR_DTYPE), else the input's
+ * float dtype, float64 for bool and integers; the input is cast to it
+ * first (so with a dtype= narrower than the input the differences are
+ * taken in dtype=, where NumPy takes them in the input's dtype). Both sums
+ * follow the reduction tree below, so a result is NumPy's bits wherever
+ * the sums agree, and layout and thread independent. where= selects the
+ * elements (n counts them); initial= is refused. A divisor n - ddof <= 0
+ * for any output (ddof >= n, an empty reduction, a mask selecting too
+ * few) is NCL_ERR_INVALID_ARGUMENT, where NumPy warns and gives inf or
+ * NaN; nothing is written.
+ *
+ * The nan-aware ops treat NaN as absent. On bool and integer inputs they
+ * are exactly their plain op (dtypes, values, refusals). On floats, with
+ * the plain op's parameters and result dtypes:
+ * - NANSUM, NANCUMSUM count a NaN as +0.0, NANPROD, NANCUMPROD as 1 (an
+ *   all-NaN sum is +0.0, a product 1), as NumPy replaces them; NANSUM and
+ *   NANPROD take initial=, the accumulations no where=;
+ * - NANMEAN is the sum of the non-NaN elements over their count; an
+ *   all-NaN output is NaN (0/0) and raises NCL_FPE_INVALID, as MEAN of
+ *   an empty selection does (NumPy's RuntimeWarning);
+ * - NANMIN, NANMAX: the extreme of the non-NaN elements; an all-NaN
+ *   output is NaN and raises NCL_FPE_INVALID (initial= given: initial);
+ *   a where= selecting nothing for an output without initial= is refused
+ *   as for MIN/MAX;
+ * - NANARGMIN, NANARGMAX: as NumPy, a NaN counts as +inf (-inf for
+ *   NANARGMAX), so the index of the first extreme, which is a NaN's only
+ *   when an infinity ties with it first; an output whose selected
+ *   elements are all NaN is NCL_ERR_INVALID_ARGUMENT (NumPy's
+ *   ValueError), nothing written;
+ * - NANSTD, NANVAR: STD/VAR of the non-NaN elements, n their count per
+ *   output (a slice with n - ddof <= 0, all-NaN ones included, refuses the
+ *   call as above).
  * Float sums, products and means are bitwise identical for any memory
  * layout of a and any thread count, and at least as accurate as pairwise
  * summation.
@@ -89,21 +153,26 @@ typedef enum NclReduceOp {
  *                into, which must have exactly that shape and a dtype the
  *                result casts to under params->casting.
  * @param params  NULL, or the options (axes, naxes, keepdims, dtype,
- *                casting, initial, where).
+ *                casting, initial, where; ddof for STD, VAR, NANSTD and
+ *                NANVAR, read by no other op).
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a or out NULL; params
  *         malformed (size, dtype, casting); initial for an op that does not
  *         take it; where for CUMSUM/CUMPROD; a provided output that overlaps
  *         itself; an empty reduction (or a mask selecting nothing for some
- *         output) of MIN/MAX without initial or of ARGMIN/ARGMAX.
+ *         output) of MIN/MAX/NANMIN/NANMAX without initial or of
+ *         ARGMIN/ARGMAX/NANARGMIN/NANARGMAX; an all-NaN output of
+ *         NANARGMIN/NANARGMAX; a count - ddof <= 0 for some output of STD,
+ *         VAR, NANSTD or NANVAR.
  * @retval NCL_ERR_AXIS  naxes outside 0..NCL_MAXDIMS or above a's ndim; an
  *         axis out of range or repeated; ARGMIN, ARGMAX, CUMSUM or CUMPROD
- *         given other than one axis.
+ *         (or their nan-aware forms) given other than one axis.
  * @retval NCL_ERR_BROADCAST  the where mask does not broadcast to a.
  * @retval NCL_ERR_SHAPE  a provided output of another shape than the
  *         result's.
  * @retval NCL_ERR_DTYPE  no kernel for the dtypes; dtype bool for MEAN,
- *         CUMSUM or CUMPROD; for ANY, ALL, ARGMIN, ARGMAX and COUNT_NONZERO
+ *         CUMSUM or CUMPROD; a dtype other than float32/float64 for STD,
+ *         VAR, NANSTD or NANVAR; for ANY, ALL, ARGMIN, ARGMAX and COUNT_NONZERO
  *         a dtype other than their fixed result; a where mask that is not
  *         bool.
  * @retval NCL_ERR_CASTING  casting a to dtype, or the result to the
@@ -250,9 +319,28 @@ NCL_API NclStatus NclReduceChunksLo(NclReduceOp op, const NclArray *values, cons
                     sequentially and starting from *aux->initial when that
                     is not NULL (one element of the out dtype), else from
                     element 0.
+     NANSUM, NANPROD, NANCUMSUM, NANCUMPROD
+                    {T, T} for float T: as SUM, PROD, CUMSUM, CUMPROD with
+                    each NaN read as +0.0 (sums) or 1 (products), in the
+                    same tree.
+     NANMIN, NANMAX {T, T} for float T: the extreme of the elements that
+                    are not NaN (among equal extremes the last, as MIN);
+                    NaN (the first, bit for bit) when all n >= 1 are NaN;
+                    n == 0 gives the identity.
+     NANARGMIN, NANARGMAX
+                    {T, int64} for float T: the first index of the extreme
+                    with each NaN read as +inf (-inf for NANARGMAX); 0 for
+                    an all-NaN sequence, which the caller tells apart.
    @endverbatim
    MEAN has no chains of its own: it runs the SUM kernels with a float64
    accumulator (or an integer one for an integer dtype=) and divides.
+   Neither have STD and VAR (the float SUM kernels twice: the mean, then
+   the squared differences from it) nor NANMEAN, NANSTD and NANVAR (the SUM
+   kernels on chunks whose NaNs were replaced and counted). NANSUM, NANPROD,
+   NANCUMSUM and NANCUMPROD with where= or a cast, and NANARGMIN/NANARGMAX
+   with where= or more than one strided run, use their plain op's kernels
+   on such chunks; NANMIN/NANMAX always run their own (a masked-out
+   element is passed to them as a NaN).
 
    The reduction tree of float SUM and PROD, which makes results independent
    of memory layout and thread count: a sequence is cut into chunks of

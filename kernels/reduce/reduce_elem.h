@@ -128,6 +128,91 @@ NCL_KINLINE void RE_FN(mm_cols)(const char *p, int64_t s, int64_t n, int is_max,
         res[w] = n ? RE_FN(mm_fix)(p + w * (int64_t)sizeof(RE_T), s, n, m[w]) : m[w];
 }
 
+#if RE_FLOAT
+/* NANMIN / NANMAX (NumPy's fmin/fmax reduction): the extreme of the
+   elements that are not NaN; NaN when every one of n >= 1 is (the first
+   NaN, bit for bit), the identity when n == 0. Among extremes that compare
+   equal (-0.0 and +0.0) the last in the sequence, as MIN/MAX. */
+#define RE_NL 32 /* lanes: gcc 12 vectorises 32 of either float type, not 16 doubles */
+NCL_KINLINE RE_T RE_FN(nanmm_raw)(const char *p, int64_t s, int64_t n, int is_max)
+{
+    RE_T m[RE_NL];
+    for (int j = 0; j < RE_NL; j++) m[j] = RE_FN(mm_ident)(is_max);
+    int64_t i = 0;
+    /* a NaN compares false, so it never replaces m: no branch, vectorised.
+       Which lane holds what decides nothing: the value is the extreme's
+       whatever the order, and its zero sign is fixed below. */
+    for (; i + RE_NL <= n; i += RE_NL)
+        for (int j = 0; j < RE_NL; j++) {
+            const RE_T x = RE_LOAD(p + (i + j) * s);
+            m[j] = (is_max ? x > m[j] : x < m[j]) ? x : m[j];
+        }
+    for (; i < n; i++) {
+        const RE_T x = RE_LOAD(p + i * s);
+        m[0] = (is_max ? x > m[0] : x < m[0]) ? x : m[0];
+    }
+    for (int j = 1; j < RE_NL; j++) m[0] = (is_max ? m[j] > m[0] : m[j] < m[0]) ? m[j] : m[0];
+    return m[0];
+}
+
+NCL_KINLINE RE_T RE_FN(nanmm_seq)(const char *p, int64_t s, int64_t n, int is_max)
+{
+    const RE_T r = RE_FN(nanmm_raw)(p, s, n, is_max);
+    if (n == 0) return r;
+    if (r == RE_FN(mm_ident)(is_max)) {
+        /* the identity itself, or nothing but NaN */
+        for (int64_t k = 0; k < n; k++)
+            if (!RE_ISNAN(RE_LOAD(p + k * s))) return r;
+        return RE_LOAD(p);
+    }
+    if (r == 0) return RE_LOAD(p + RE_FN(last_zero)(p, s, n) * s);
+    return r;
+}
+#endif
+
+#if RE_FLOAT
+/* NANARGMIN / NANARGMAX (NumPy's nanargmin): the first index of the
+   extreme when a NaN reads as +inf (-inf for the max), so an all-NaN
+   sequence gives 0 and a NaN ties with an infinity; the caller tells an
+   all-NaN sequence apart. Contiguous: each block's extreme by the
+   vectorised loop, and only a block that improves on the best so far is
+   searched for the first index reaching it. */
+NCL_KINLINE RE_T RE_FN(nan_as)(RE_T x, int is_max)
+{
+    return RE_ISNAN(x) ? RE_FN(mm_ident)(is_max) : x;
+}
+
+NCL_KINLINE int64_t RE_FN(nanarg_seq)(const char *p, int64_t s, int64_t n, int is_max)
+{
+    if (n <= 0) return 0;
+    RE_T best = RE_FN(nan_as)(RE_LOAD(p), is_max);
+    int64_t bi = 0;
+    if (s != (int64_t)sizeof(RE_T)) {
+        for (int64_t i = 1; i < n; i++) {
+            const RE_T x = RE_FN(nan_as)(RE_LOAD(p + i * s), is_max);
+            if (is_max ? x > best : x < best) {
+                best = x;
+                bi = i;
+            }
+        }
+        return bi;
+    }
+    for (int64_t b0 = 0; b0 < n; b0 += 512) {
+        const int64_t len = n - b0 < 512 ? n - b0 : 512;
+        const char *q = p + b0 * (int64_t)sizeof(RE_T);
+        const RE_T r = RE_FN(nanmm_raw)(q, (int64_t)sizeof(RE_T), len, is_max);
+        if (!(is_max ? r > best : r < best)) continue;
+        for (int64_t i = 0; i < len; i++)
+            if (RE_LOAD(q + i * (int64_t)sizeof(RE_T)) == r) {
+                best = r;
+                bi = b0 + i;
+                break;
+            }
+    }
+    return bi;
+}
+#endif
+
 /* ---- argmin / argmax -------------------------------------------------------- */
 
 /* Elements per step of the contiguous argmin: its extreme is found with the
@@ -254,6 +339,38 @@ NCL_KINLINE NclStatus RE_FN(run_mm)(const NclKernelCtx *ctx, char *const *args, 
     return NCL_OK;
 }
 
+#if RE_FLOAT
+NCL_KINLINE NclStatus RE_FN(run_nanmm)(const NclKernelCtx *ctx, char *const *args, int64_t n,
+                                       const int64_t *steps, int is_max)
+{
+    const NclReduceAux *ax = (const NclReduceAux *)ctx->aux;
+    const int64_t isz = (int64_t)sizeof(RE_T), s = steps[0];
+    RE_INVALID_ENTER();
+    for (int64_t k = 0; k < ax->count; k++) {
+        const char *q = args[0] + k * ax->in_outer;
+        const RE_T r = s == isz ? RE_FN(nanmm_seq)(q, isz, n, is_max)
+                                : RE_FN(nanmm_seq)(q, s, n, is_max);
+        RE_CAT_(ncl_store, RE_T)(args[1] + k * steps[1], r);
+    }
+    RE_INVALID_LEAVE();
+    return NCL_OK;
+}
+#endif
+
+#if RE_FLOAT
+NCL_KINLINE NclStatus RE_FN(run_nanarg)(const NclKernelCtx *ctx, char *const *args, int64_t n,
+                                        const int64_t *steps, int is_max)
+{
+    const NclReduceAux *ax = (const NclReduceAux *)ctx->aux;
+    RE_INVALID_ENTER();
+    for (int64_t k = 0; k < ax->count; k++)
+        ncl_store_int64_t(args[1] + k * steps[1],
+                          RE_FN(nanarg_seq)(args[0] + k * ax->in_outer, steps[0], n, is_max));
+    RE_INVALID_LEAVE();
+    return NCL_OK;
+}
+#endif
+
 NCL_KINLINE NclStatus RE_FN(run_arg)(const NclKernelCtx *ctx, char *const *args, int64_t n,
                                      const int64_t *steps, int is_max)
 {
@@ -310,6 +427,7 @@ NCL_KINLINE NclStatus RE_FN(run_logic)(const NclKernelCtx *ctx, char *const *arg
 #undef RE_WMAX
 #undef RE_ISNAN
 #undef RE_ARG_BLOCK
+#undef RE_NL
 #undef RE_LOGIC_BLOCK
 #undef RE_T
 #undef RE_SFX

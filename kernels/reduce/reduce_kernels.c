@@ -15,13 +15,22 @@
 #include "reduce/reduce_dd.h"
 #include "reduce/reduce_simd.h"
 
+/* Input "dtypes" of the nan-aware float sums and products: float32/64
+   read with a NaN taken as the op's replacement value (+0.0 for sums, 1
+   for products, as NumPy's nansum and nanprod replace it) by the tree's
+   loads (reduce_tree.h). Not dtypes: values above any NclDType. */
+#define RK_NAN_F32 (NCL_FLOAT32 + 64)
+#define RK_NAN_F64 (NCL_FLOAT64 + 64)
+#define RT_NAN_F32 RK_NAN_F32
+#define RT_NAN_F64 RK_NAN_F64
+
 /* Size of a dtype, folded to a constant wherever dt is one. */
 NCL_KINLINE size_t rk_dtype_size(int dt)
 {
     switch (dt) {
     case NCL_BOOL: case NCL_INT8: case NCL_UINT8: return 1;
     case NCL_INT16: case NCL_UINT16: return 2;
-    case NCL_INT32: case NCL_UINT32: case NCL_FLOAT32: return 4;
+    case NCL_INT32: case NCL_UINT32: case NCL_FLOAT32: case RK_NAN_F32: return 4;
     default: return 8;
     }
 }
@@ -267,6 +276,36 @@ RK_DTYPES(RK_DEFINE_)
 RK_NOT_F64(RK_DEFINE_F64_)
 #undef RK_DEFINE_F64_
 
+/* NANSUM, NANPROD, NANCUMSUM, NANCUMPROD of floats: the tree on the
+   elements with NaN replaced (RK_NAN_*). */
+#define RK_DEFINE_NANSUM_(NE, sfx, AE)                                                \
+    static NclStatus ncl_k_nansum_##sfx(RK_SIG_)                                    \
+    { (void)self; return rk_sum(ctx, args, n, steps, NE, AE, 0); }                  \
+    static NclStatus ncl_k_nanprod_##sfx(RK_SIG_)                                   \
+    { (void)self; return rk_sum(ctx, args, n, steps, NE, AE, 1); }                  \
+    static NclStatus ncl_k_nancumsum_##sfx(RK_SIG_)                                 \
+    { (void)self; return rk_cum(ctx, args, n, steps, NE, AE, 0); }                  \
+    static NclStatus ncl_k_nancumprod_##sfx(RK_SIG_)                                \
+    { (void)self; return rk_cum(ctx, args, n, steps, NE, AE, 1); }
+RK_DEFINE_NANSUM_(RK_NAN_F32, f32, NCL_FLOAT32)
+RK_DEFINE_NANSUM_(RK_NAN_F64, f64, NCL_FLOAT64)
+#undef RK_DEFINE_NANSUM_
+
+/* NANMIN / NANMAX, NANARGMIN / NANARGMAX: floats only (a nan-aware op on
+   integers is its plain op). */
+#define RK_DEFINE_NAN_(E, sfx)                                                   \
+    static NclStatus ncl_k_nanmin_##sfx(RK_SIG_)                                 \
+    { (void)self; return re_run_nanmm_##sfx(ctx, args, n, steps, 0); }          \
+    static NclStatus ncl_k_nanmax_##sfx(RK_SIG_)                                 \
+    { (void)self; return re_run_nanmm_##sfx(ctx, args, n, steps, 1); }          \
+    static NclStatus ncl_k_nanargmin_##sfx(RK_SIG_)                              \
+    { (void)self; return re_run_nanarg_##sfx(ctx, args, n, steps, 0); }         \
+    static NclStatus ncl_k_nanargmax_##sfx(RK_SIG_)                              \
+    { (void)self; return re_run_nanarg_##sfx(ctx, args, n, steps, 1); }
+RK_DEFINE_NAN_(NCL_FLOAT32, f32)
+RK_DEFINE_NAN_(NCL_FLOAT64, f64)
+#undef RK_DEFINE_NAN_
+
 #define RK_E_(op, E, OE, fn) {NCL_SUBSYSTEM_REDUCE, 2, op, {E, OE}, fn, #fn},
 #define RK_ENTRIES_(E, sfx, AE, asfx)                                        \
     RK_E_(NCL_SUM, E, AE, ncl_k_sum_##sfx##_##asfx)                              \
@@ -285,5 +324,21 @@ RK_NOT_F64(RK_DEFINE_F64_)
 const ncl_kernel_entry ncl_k_reduce_table[] = {
     RK_DTYPES(RK_ENTRIES_)
     RK_NOT_F64(RK_ENTRIES_F64_)
+    RK_E_(NCL_NANSUM, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nansum_f32)
+    RK_E_(NCL_NANPROD, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nanprod_f32)
+    RK_E_(NCL_NANCUMSUM, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nancumsum_f32)
+    RK_E_(NCL_NANCUMPROD, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nancumprod_f32)
+    RK_E_(NCL_NANSUM, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nansum_f64)
+    RK_E_(NCL_NANPROD, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nanprod_f64)
+    RK_E_(NCL_NANCUMSUM, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nancumsum_f64)
+    RK_E_(NCL_NANCUMPROD, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nancumprod_f64)
+    RK_E_(NCL_NANARGMIN, NCL_FLOAT32, NCL_INT64, ncl_k_nanargmin_f32)
+    RK_E_(NCL_NANARGMAX, NCL_FLOAT32, NCL_INT64, ncl_k_nanargmax_f32)
+    RK_E_(NCL_NANARGMIN, NCL_FLOAT64, NCL_INT64, ncl_k_nanargmin_f64)
+    RK_E_(NCL_NANARGMAX, NCL_FLOAT64, NCL_INT64, ncl_k_nanargmax_f64)
+    RK_E_(NCL_NANMIN, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nanmin_f32)
+    RK_E_(NCL_NANMAX, NCL_FLOAT32, NCL_FLOAT32, ncl_k_nanmax_f32)
+    RK_E_(NCL_NANMIN, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nanmin_f64)
+    RK_E_(NCL_NANMAX, NCL_FLOAT64, NCL_FLOAT64, ncl_k_nanmax_f64)
 };
 const size_t ncl_k_reduce_count = sizeof ncl_k_reduce_table / sizeof ncl_k_reduce_table[0];

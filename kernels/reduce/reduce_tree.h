@@ -53,9 +53,22 @@ NCL_KINLINE RT_ACC RT_FN(empty)(int op) { return op == NCL_PROD ? (RT_ACC)1 : (R
    0/1 (any non-zero byte is true), integers and floats by C's conversion,
    which rounds to nearest and is exact for every value here but int64 and
    uint64 beyond 2**53 (rounded, as NumPy's cast rounds them). */
-NCL_KINLINE RT_ACC RT_FN(load)(const char *p, int dt)
+NCL_KINLINE RT_ACC RT_FN(load)(const char *p, int dt, int op)
 {
+    (void)op;
     switch (dt) {
+#ifdef RT_NAN_F64
+    /* the nan-aware inputs (reduce_kernels.c): a NaN reads as +0.0 in a
+       sum, 1 in a product */
+    case RT_NAN_F32: {
+        const float x = ncl_load_float(p);
+        return (RT_ACC)(x == x ? x : op == NCL_PROD ? 1.0f : 0.0f);
+    }
+    case RT_NAN_F64: {
+        const double x = ncl_load_double(p);
+        return (RT_ACC)(x == x ? x : op == NCL_PROD ? 1.0 : 0.0);
+    }
+#endif
     case NCL_BOOL: return (RT_ACC)(ncl_load_ncl_bool(p) != 0);
     case NCL_INT8: return (RT_ACC)ncl_load_int8_t(p);
     case NCL_INT16: return (RT_ACC)ncl_load_int16_t(p);
@@ -79,11 +92,11 @@ NCL_KINLINE void RT_FN(block)(const char *p, int64_t s, int64_t len, int dt, int
     if (len == RT_B) {
         for (int t = 0; t < RT_B / RT_L; t++)
             for (int j = 0; j < RT_L; j++)
-                v[j] = RT_FN(op)(v[j], RT_FN(load)(p + (t * RT_L + j) * s, dt), op);
+                v[j] = RT_FN(op)(v[j], RT_FN(load)(p + (t * RT_L + j) * s, dt, op), op);
         return;
     }
     for (int64_t i = 0; i < len; i++)
-        v[i % RT_L] = RT_FN(op)(v[i % RT_L], RT_FN(load)(p + i * s, dt), op);
+        v[i % RT_L] = RT_FN(op)(v[i % RT_L], RT_FN(load)(p + i * s, dt, op), op);
 }
 
 /* A chunk's lane vector folded by halving, lane j taking lane j + h:
@@ -203,7 +216,7 @@ NCL_KINLINE void RT_FN(cols_block)(const char *p, int64_t s, int64_t ws, int64_t
     for (int64_t i = 0; i < len; i++) {
         const char *row = p + i * s;
         RT_ACC *vj = v[i % RT_L];
-        for (int w = 0; w < RT_W; w++) vj[w] = RT_FN(op)(vj[w], RT_FN(load)(row + w * ws, dt), op);
+        for (int w = 0; w < RT_W; w++) vj[w] = RT_FN(op)(vj[w], RT_FN(load)(row + w * ws, dt, op), op);
     }
 }
 
@@ -329,7 +342,7 @@ NCL_KINLINE NclStatus RT_FN(run_cum)(const NclKernelCtx *ctx, char *const *args,
         char *o = args[1] + k * ax->out_outer;
         RT_ACC v = start;
         for (int64_t i = 0; i < n; i++) {
-            v = RT_FN(op)(v, RT_FN(load)(q + i * s, dt), op);
+            v = RT_FN(op)(v, RT_FN(load)(q + i * s, dt, op), op);
             RT_STORE(o + i * os, v);
         }
     }

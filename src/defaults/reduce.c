@@ -1,9 +1,10 @@
 /*
  * reduce.c: NCLib's default implementation of the Reduce subsystem, the
  * tail of its level-1 chain: reductions (sum, prod, min, max, any, all,
- * argmin, argmax, mean, count_nonzero) and accumulations (cumsum, cumprod)
- * over any set of axes, with keepdims, where=, initial=, dtype= and a
- * provided output, as NumPy 1.24 does them.
+ * argmin, argmax, mean, count_nonzero, std, var) and accumulations (cumsum,
+ * cumprod) over any set of axes, with keepdims, where=, initial=, dtype=,
+ * ddof and a provided output, as NumPy 1.24 does them, and their nan-aware
+ * forms.
  *
  * Every output reduces a logical sequence: its input elements in C order
  * of the reduced axes. Results are defined on that sequence alone (the
@@ -23,6 +24,14 @@
  *     the same bits.
  * Results then go through a finalisation step (initial=, the mean's
  * division, casts to the result and output dtypes) into the output.
+ *
+ * The nan-aware ops are their plain op on a float input whose NaNs are
+ * absent: the gathered path marks them as a where mask marks masked-out
+ * elements, and puts NumPy's replacement value (0 for sums, 1 for products)
+ * in their place. STD and VAR run the float SUM twice per output, as
+ * NumPy's _var does: the sum of the elements gives the mean (sum / count),
+ * then the sum of the squared differences from it is divided by count -
+ * ddof (and its square root taken for STD).
  * Executing is a loop over independent batches of outputs (and, within one
  * output, over chunks): the units a thread pool can hand to workers, each
  * with its own buffers and FP flag sink, without changing a bit.
@@ -57,8 +66,18 @@ typedef struct red_kernel {
 } red_kernel;
 
 typedef struct red_plan {
-    NclReduceOp op;
-    const char *name;
+    NclReduceOp op;           /* the plain op computed (a nan-aware op's own) */
+    const char *name;         /* the op asked for, for messages */
+    int nan_skip;             /* NaN elements of a float input are absent */
+    int variance;             /* 1: VAR / NANVAR, 2: STD / NANSTD */
+    int nan_extreme;          /* NANMIN / NANMAX: an all-NaN output is NaN */
+    int nan_arg;              /* NANARGMIN / NANARGMAX by their own kernels */
+    int masked;               /* has_where or nan_skip: the gathered path masks */
+    int packs;                /* ARGMIN/ARGMAX with where=: kept elements packed */
+    int fused;                /* no where=, no cast: one pass per chunk from the input
+                                 (NaN replacement, or the variance's centring) */
+    int64_t ddof;             /* variance: the divisor is count - ddof */
+    unsigned char nan_val[8]; /* what a NaN becomes, as the input dtype */
     int cumulative;           /* CUMSUM / CUMPROD */
     int arg;                  /* ARGMIN / ARGMAX */
     const NclArray *a;
@@ -227,6 +246,25 @@ static NclDType sum_default(NclDType t)
 
 NCL_INLINE NclDType acc_int(NclDType t) { return kind_of(t) == 'u' ? NCL_UINT64 : NCL_INT64; }
 
+/* The plain op a nan-aware op is (itself for the others); STD and VAR run
+   as SUM. */
+static NclReduceOp plain_op(NclReduceOp op)
+{
+    switch (op) {
+    case NCL_NANSUM: return NCL_SUM;
+    case NCL_NANPROD: return NCL_PROD;
+    case NCL_NANMEAN: return NCL_MEAN;
+    case NCL_NANMIN: return NCL_MIN;
+    case NCL_NANMAX: return NCL_MAX;
+    case NCL_NANARGMIN: return NCL_ARGMIN;
+    case NCL_NANARGMAX: return NCL_ARGMAX;
+    case NCL_NANCUMSUM: return NCL_CUMSUM;
+    case NCL_NANCUMPROD: return NCL_CUMPROD;
+    case NCL_STD: case NCL_VAR: case NCL_NANSTD: case NCL_NANVAR: return NCL_SUM;
+    default: return op;
+    }
+}
+
 /* Dtypes and kernels of the op (p->kin, acc, res, kern, merge); casting of
    the input under the rule. */
 static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
@@ -237,6 +275,17 @@ static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
     NclStatus st;
     int check_in = 1;
 
+    if (p->variance) {
+        /* NumPy's _var: the sums, the mean and the squares in the result
+           dtype (float64 for bool and integers), the input cast to it */
+        const NclDType r = d != NCL_DTYPE_DEFAULT ? d : is_float(t) ? t : NCL_FLOAT64;
+        if (!is_float(r))
+            return ncl_error(NCL_ERR_DTYPE, WHO ": dtype %s is not supported; %s needs a float "
+                             "dtype", p->name, NclDTypeName(r), p->name);
+        p->res = p->acc = p->kin = r;
+        kop = mop = NCL_SUM;
+        goto found;
+    }
     switch (p->op) {
     case NCL_SUM:
     case NCL_PROD:
@@ -274,12 +323,20 @@ static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
                          : p->acc;
         }
         if (p->op == NCL_MEAN && r != NCL_BOOL) kop = NCL_SUM;
+        if (p->nan_skip && !q->where && p->op != NCL_MEAN && p->kin == t && p->acc == t) {
+            /* the nan-aware kernels read a NaN as NumPy's replacement
+               themselves: the direct path, nothing marked */
+            kop = p->op == NCL_SUM ? NCL_NANSUM : p->op == NCL_PROD ? NCL_NANPROD
+                  : p->op == NCL_CUMSUM ? NCL_NANCUMSUM : NCL_NANCUMPROD;
+            p->nan_skip = 0;
+        }
         break;
     }
     case NCL_MIN:
     case NCL_MAX:
         p->res = d != NCL_DTYPE_DEFAULT ? d : t;
         p->kin = p->acc = p->res;
+        if (p->nan_extreme) kop = mop = p->op == NCL_MIN ? NCL_NANMIN : NCL_NANMAX;
         break;
     case NCL_ANY:
     case NCL_ALL:
@@ -302,6 +359,7 @@ static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclReduce: unknown op %d", op);
     }
 
+found:
     /* The rule governs what the caller asked for (dtype=, the output), not
        the default widening of a sum, which is always safe. */
     if (check_in && d != NCL_DTYPE_DEFAULT && t != p->res && !NclCanCast(t, p->res, q->casting))
@@ -326,8 +384,9 @@ static NclStatus resolve_dtypes(red_plan *p, const NclParams *q)
    really selects nothing, see mask_selects_all.) */
 static NclStatus check_extras(red_plan *p, const NclParams *q)
 {
-    const int takes_initial = p->op == NCL_SUM || p->op == NCL_PROD || p->op == NCL_MIN ||
-                              p->op == NCL_MAX || p->op == NCL_ANY || p->op == NCL_ALL;
+    const int takes_initial = !p->variance && (p->op == NCL_SUM || p->op == NCL_PROD ||
+                                               p->op == NCL_MIN || p->op == NCL_MAX ||
+                                               p->op == NCL_ANY || p->op == NCL_ALL);
     if (q->initial && !takes_initial)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, WHO ": initial= is not accepted by %s",
                          p->name, p->name);
@@ -518,6 +577,8 @@ typedef struct red_exec {
     char *gbuf, *kbuf;         /* gathered input, cast input (RED_CHUNK elements each) */
     ncl_bool *mbuf;            /* gathered mask */
     int64_t *pos;              /* masked argmin/argmax: positions of the kept elements */
+    const void *center;        /* variance's second pass: the mean (acc dtype), or NULL */
+    int64_t numbers;           /* NANARGMIN/NANARGMAX: kept elements that are not NaN */
 } red_exec;
 
 static NclStatus run_kernel_lo(red_exec *x, const red_kernel *k, NclSubsystem sub,
@@ -617,6 +678,7 @@ static void gather(red_exec *x, red_walk *g, int64_t m)
         if (run > m - done) run = m - done;
         copy_strided(x->gbuf + done * (int64_t)sz, g->ip, in->in, run, sz);
         if (p->has_where) copy_strided((char *)x->mbuf + done, g->wp, in->w, run, 1);
+        else if (p->masked) memset(x->mbuf + done, 1, (size_t)run);
         g->ip += run * in->in;
         g->wp += run * in->w;
         g->idx[last] += run;
@@ -637,6 +699,127 @@ static void gather(red_exec *x, red_walk *g, int64_t m)
     }
 }
 
+/* NaNs of the gathered float input: marked 2 in the mask (absent, but not
+   masked out: they take p->nan_val, NumPy's replacement, rather than the
+   identity) and replaced, before any cast. */
+static void mark_nans(const red_plan *p, char *g, ncl_bool *mbuf, int64_t m)
+{
+    if (p->tin == NCL_FLOAT64) {
+        for (int64_t i = 0; i < m; i++) {
+            double v;
+            memcpy(&v, g + 8 * i, 8);
+            if (v != v && mbuf[i]) {
+                mbuf[i] = 2;
+                memcpy(g + 8 * i, p->nan_val, 8);
+            }
+        }
+    } else {
+        for (int64_t i = 0; i < m; i++) {
+            float v;
+            memcpy(&v, g + 4 * i, 4);
+            if (v != v && mbuf[i]) {
+                mbuf[i] = 2;
+                memcpy(g + 4 * i, p->nan_val, 4);
+            }
+        }
+    }
+}
+
+/* The variance's second pass: each kept element x (mask 1, or every one
+   without a mask) becomes (x - mean)**2 in the accumulator dtype, as
+   NumPy's subtract then multiply; the others keep the sum's identity. */
+static void center_square(const red_plan *p, const void *center, char *kb, const ncl_bool *mbuf,
+                          int64_t m)
+{
+    if (p->acc == NCL_FLOAT64) {
+        double c, v;
+        memcpy(&c, center, 8);
+        for (int64_t i = 0; i < m; i++) {
+            if (mbuf && mbuf[i] != 1) continue;
+            memcpy(&v, kb + 8 * i, 8);
+            v -= c;
+            v *= v;
+            memcpy(kb + 8 * i, &v, 8);
+        }
+    } else {
+        float c, v;
+        memcpy(&c, center, 4);
+        for (int64_t i = 0; i < m; i++) {
+            if (mbuf && mbuf[i] != 1) continue;
+            memcpy(&v, kb + 4 * i, 4);
+            v -= c;
+            v *= v;
+            memcpy(kb + 4 * i, &v, 4);
+        }
+    }
+}
+
+/* The fused pass of a chunk (p->fused): m elements from src (step bytes
+   apart) into dst (another buffer). With p->nan_skip a NaN becomes
+   p->nan_val, or center when given, and is not counted; with center each
+   element x becomes (x - center)**2 as in center_square. Returns how many
+   elements were not NaN. The framework is built at -O2, whose vectoriser
+   takes only loops of a known trip count: hence blocks of RED_VB. */
+#define RED_VB 16
+#define RED_FUSED(T, SFX)                                                              \
+    static int64_t fused_##SFX(char *restrict dst, const char *restrict src, int64_t step, \
+                               int64_t m, int skip, T rep, int centred, T c)           \
+    {                                                                                  \
+        const int64_t sz = (int64_t)sizeof(T);                                         \
+        int64_t nans = 0, i = 0;                                                       \
+        if (step == sz) {                                                              \
+            for (; i + RED_VB <= m; i += RED_VB) {                                     \
+                T v[RED_VB];                                                           \
+                int64_t k = 0;                                                         \
+                memcpy(v, src + i * sz, sizeof v);                                     \
+                if (skip && centred) {                                                 \
+                    for (int j = 0; j < RED_VB; j++) {                                 \
+                        k += v[j] != v[j];                                             \
+                        v[j] = v[j] != v[j] ? c : v[j];                                \
+                        v[j] = (v[j] - c) * (v[j] - c);                                \
+                    }                                                                  \
+                } else if (skip) {                                                     \
+                    for (int j = 0; j < RED_VB; j++) {                                 \
+                        k += v[j] != v[j];                                             \
+                        v[j] = v[j] != v[j] ? rep : v[j];                              \
+                    }                                                                  \
+                } else {                                                               \
+                    for (int j = 0; j < RED_VB; j++) v[j] = (v[j] - c) * (v[j] - c);   \
+                }                                                                      \
+                memcpy(dst + i * sz, v, sizeof v);                                     \
+                nans += k;                                                             \
+            }                                                                          \
+        }                                                                              \
+        for (; i < m; i++) {                                                           \
+            T v;                                                                       \
+            memcpy(&v, src + i * step, sizeof v);                                      \
+            const int nan = skip && v != v;                                            \
+            nans += nan;                                                               \
+            if (nan) v = centred ? c : rep;                                            \
+            if (centred) v = (v - c) * (v - c);                                        \
+            memcpy(dst + i * sz, &v, sizeof v);                                        \
+        }                                                                              \
+        return m - nans;                                                               \
+    }
+RED_FUSED(double, f64)
+RED_FUSED(float, f32)
+#undef RED_FUSED
+
+static int64_t fused_chunk(const red_plan *p, char *dst, const char *src, int64_t step, int64_t m,
+                           const void *center)
+{
+    if (p->tin == NCL_FLOAT64) {
+        double rep, c = 0;
+        memcpy(&rep, p->nan_val, 8);
+        if (center) memcpy(&c, center, 8);
+        return fused_f64(dst, src, step, m, p->nan_skip, rep, center != NULL, c);
+    }
+    float rep, c = 0;
+    memcpy(&rep, p->nan_val, 4);
+    if (center) memcpy(&c, center, 4);
+    return fused_f32(dst, src, step, m, p->nan_skip, rep, center != NULL, c);
+}
+
 /* The next m elements as the kernel's input: gathered, cast, masked.
    *selected counts the elements the mask keeps; for a masked argmin/argmax
    the kept elements are packed to the front, *selected is their number in
@@ -645,7 +828,29 @@ static NclStatus next_chunk(red_exec *x, red_walk *g, int64_t m, const char **bu
                             int64_t *selected)
 {
     const red_plan *p = x->p;
+    if (p->fused && (p->nan_skip || x->center)) {
+        /* one pass: the input's elements (read in place when the sequence
+           is one strided run) into the buffer, NaN replaced (by the mean in
+           the variance's second pass, so that it adds a zero square) */
+        const int64_t sz = (int64_t)dsize(p->tin);
+        const char *src = x->gbuf;
+        int64_t step = sz;
+        if (p->nr == 1) {
+            src = g->ip;
+            step = p->r[0].in;
+            g->ip += m * step;
+            g->idx[0] += m;
+        } else {
+            gather(x, g, m);
+        }
+        const int64_t c = fused_chunk(p, x->kbuf, src, step, m, x->center);
+        if (p->arg) x->numbers += c;
+        else *selected += c;
+        *buf = x->kbuf;
+        return NCL_OK;
+    }
     gather(x, g, m);
+    if (p->nan_skip) mark_nans(p, x->gbuf, x->mbuf, m);
     char *kb = x->gbuf;
     if (p->cast_in.node) {
         NclStatus st = convert(x, &p->cast_in, x->gbuf, (int64_t)dsize(p->tin), x->kbuf,
@@ -653,28 +858,32 @@ static NclStatus next_chunk(red_exec *x, red_walk *g, int64_t m, const char **bu
         if (st) return st;
         kb = x->kbuf;
     }
-    if (p->has_where && p->arg) {
+    if (p->packs) {
         /* an index must name a kept element: keep only those, and where
-           each one was */
+           each one was. A NaN stays, as NumPy's nanargmin sees it: +inf
+           (-inf for nanargmax), so [NaN, inf] gives 0; x->numbers counts
+           the others, to refuse an all-NaN slice. */
         const size_t ks = dsize(p->kin);
         int64_t c = 0;
         for (int64_t i = 0; i < m; i++) {
-            if (!x->mbuf[i]) continue;
+            if (x->mbuf[i] == 0) continue;
+            x->numbers += x->mbuf[i] == 1;
             if (c != i) memcpy(kb + c * (int64_t)ks, kb + i * (int64_t)ks, ks);
             x->pos[c++] = i;
         }
         *selected = c;
-    } else if (p->has_where) {
+    } else if (p->masked) {
         const size_t ks = dsize(p->kin);
         int64_t c = 0;
         for (int64_t i = 0; i < m; i++) {
-            if (x->mbuf[i]) c++;
-            else memcpy(kb + i * (int64_t)ks, p->ident, ks);
+            if (x->mbuf[i] == 1) c++;
+            else if (x->mbuf[i] == 0) memcpy(kb + i * (int64_t)ks, p->ident, ks);
         }
         *selected += c;
     } else {
         *selected += m;
     }
+    if (x->center) center_square(p, x->center, kb, p->masked ? x->mbuf : NULL, m);
     *buf = kb;
     return NCL_OK;
 }
@@ -709,6 +918,13 @@ static void dd_push(red_ddstack *k, NclDType acc, const unsigned char *v, const 
     }
 }
 
+/* Whether the chunk values are combined compensated, as the float sum
+   tree does (NANSUM's kernels run that tree too). */
+NCL_INLINE int compensated(const red_plan *p)
+{
+    return (p->kern.op == NCL_SUM || p->kern.op == NCL_NANSUM) && is_float(p->acc);
+}
+
 /* What a run of chunks of one sequence reduces to: an accumulator value
    (with its low part, for a compensated sum), or for argmin/argmax the best
    element (as the kernel's input dtype) and its position; and how many
@@ -717,6 +933,7 @@ typedef struct red_part {
     unsigned char v[8], lo[8];
     int64_t at;
     int64_t selected;
+    int64_t numbers;          /* nan-aware argmin/argmax: kept elements not NaN */
     int have;                 /* argmin/argmax: some element was kept */
 } red_part;
 
@@ -736,16 +953,17 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
     walk_seek(&g, p, c0 * RED_CHUNK);
     const int64_t nc = c1 - c0;
     int64_t kept = 0;
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     red_ddstack dds;
     dds.depth = 0;
     memset(r, 0, sizeof *r);
+    x->numbers = 0;
     for (int64_t rel = 0; rel < nc; rel++) {
         const int64_t c = c0 + rel;
         const int64_t m = p->n - c * RED_CHUNK < RED_CHUNK ? p->n - c * RED_CHUNK : RED_CHUNK;
         const char *kb;
         if ((st = next_chunk(x, &g, m, &kb, &kept))) return st;
-        const int64_t km = p->arg && p->has_where ? kept : m;
+        const int64_t km = p->packs ? kept : m;
         if (p->arg && km == 0) continue;
         if ((st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, kb, (char *)v, km, (int64_t)ks,
                              (int64_t)as, 1, 0, 0, NULL)))
@@ -755,7 +973,7 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
                the earlier one winning ties */
             int64_t i;
             memcpy(&i, v, 8);
-            const int64_t at = c * RED_CHUNK + (p->has_where ? x->pos[i] : i);
+            const int64_t at = c * RED_CHUNK + (p->packs ? x->pos[i] : i);
             if (!r->have) {
                 memcpy(r->v, kb + i * (int64_t)ks, ks);
                 r->at = at;
@@ -786,6 +1004,7 @@ static NclStatus reduce_part(red_exec *x, const char *ip, const char *wp, int64_
         if (rel + 1 < nc) memcpy(pend[depth++], v, as);
     }
     r->selected = kept;
+    r->numbers = x->numbers;
     if (p->arg) return NCL_OK;
     if (dd) {
         if (p->acc == NCL_FLOAT64) {
@@ -814,11 +1033,49 @@ static NclStatus reduce_one(red_exec *x, const char *ip, const char *wp, char *r
         return run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, res, 0, 0,
                           (int64_t)dsize(p->acc), 1, 0, 0, NULL);
     red_part r;
-    NclStatus st = reduce_part(x, ip, wp, 0, (p->n + RED_CHUNK - 1) / RED_CHUNK, &r);
+    const int64_t nc = (p->n + RED_CHUNK - 1) / RED_CHUNK;
+    NclStatus st;
+    if (p->variance && p->fused && !p->nan_skip && p->nr == 1) {
+        /* the plain variance's first pass is a sum read in place, the
+           same tree as the gathered chunks */
+        memset(&r, 0, sizeof r);
+        r.selected = p->n;
+        st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, (char *)r.v, p->n, p->r[0].in,
+                        (int64_t)dsize(p->acc), 1, 0, 0, NULL);
+    } else {
+        st = reduce_part(x, ip, wp, 0, nc, &r);
+    }
     if (st) return st;
     *selected = r.selected;
+    if (p->arg && p->nan_skip && r.numbers == 0)
+        return NCL_ERR_INVALID_ARGUMENT; /* all NaN: refused by the caller */
     if (p->arg) memcpy(res, &r.at, 8);
     else memcpy(res, r.v, dsize(p->acc));
+    if (!p->variance) return NCL_OK;
+    /* the second pass, about the mean; nothing kept: the sum of nothing */
+    unsigned char mean[8];
+    if (r.selected == 0) {
+        memset(res, 0, dsize(p->acc));
+        return NCL_OK;
+    }
+    if (p->acc == NCL_FLOAT64) {
+        double v;
+        memcpy(&v, r.v, 8);
+        v /= (double)r.selected;
+        memcpy(mean, &v, 8);
+    } else {
+        /* NumPy's float32 division by the count, rounded once (exact for
+           counts below 2**24) */
+        float v;
+        memcpy(&v, r.v, 4);
+        v = (float)((double)v / (double)r.selected);
+        memcpy(mean, &v, 4);
+    }
+    x->center = mean;
+    st = reduce_part(x, ip, wp, 0, nc, &r);
+    x->center = NULL;
+    if (st) return st;
+    memcpy(res, r.v, dsize(p->acc));
     return NCL_OK;
 }
 
@@ -834,7 +1091,7 @@ static NclStatus reduce_group(red_exec *x, int64_t g, red_part *r)
     const int64_t e0 = c0 * RED_CHUNK, e1 = c1 * RED_CHUNK < p->n ? c1 * RED_CHUNK : p->n;
     const int64_t step = p->r[0].in;
     const char *ip = p->in0 + e0 * step;
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     memset(r, 0, sizeof *r);
     r->selected = e1 - e0;
     NclStatus st = run_kernel_lo(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, (char *)r->v, e1 - e0,
@@ -855,18 +1112,20 @@ static NclStatus combine_groups(red_exec *x, const red_part *parts, int64_t ng, 
 {
     const red_plan *p = x->p;
     const size_t as = dsize(p->acc), ks = dsize(p->kin);
-    const int dd = p->kern.op == NCL_SUM && is_float(p->acc);
+    const int dd = compensated(p);
     unsigned char pend[64][8], v[8];
     int depth = 0;
     red_ddstack dds;
     dds.depth = 0;
     red_part best;
     NclStatus st;
+    int64_t numbers = 0;
     memset(&best, 0, sizeof best);
     *selected = 0;
     for (int64_t g = 0; g < ng; g++) {
         const red_part *r = &parts[g];
         *selected += r->selected;
+        numbers += r->numbers;
         if (p->arg) {
             if (!r->have) continue;
             if (!best.have) {
@@ -894,6 +1153,8 @@ static NclStatus combine_groups(red_exec *x, const red_part *parts, int64_t ng, 
         if (g + 1 < ng) memcpy(pend[depth++], v, as);
     }
     if (p->arg) {
+        if (p->nan_skip && numbers == 0)
+            return NCL_ERR_INVALID_ARGUMENT; /* all NaN: refused by the caller */
         memcpy(res, &best.at, 8);
         return NCL_OK;
     }
@@ -910,7 +1171,10 @@ static NclStatus combine_groups(red_exec *x, const red_part *parts, int64_t ng, 
 
 /* Turns cnt accumulator values into output elements at out (step ostep):
    initial=, the mean's division, the casts to the result and output
-   dtypes. sel[] holds the mask counts of a masked mean (NULL: p->n). */
+   dtypes. sel[] holds the counts of kept elements (NULL: p->n each) for a
+   masked or nan-aware mean, a variance and NANMIN/NANMAX. A variance with
+   count - ddof <= 0 returns NCL_ERR_INVALID_ARGUMENT (without a message:
+   the caller words it), having written its results into a temporary. */
 static NclStatus finalize(red_exec *x, char *accb, const int64_t *sel, int64_t cnt, char *out,
                           int64_t ostep)
 {
@@ -929,7 +1193,49 @@ static NclStatus finalize(red_exec *x, char *accb, const int64_t *sel, int64_t c
             return st;
     }
     const char *cur = accb;
-    if (p->op == NCL_MEAN) {
+    if (p->variance) {
+        for (int64_t j = 0; j < cnt; j++) {
+            const int64_t c = sel ? sel[j] : p->n;
+            /* c - ddof, saturated (a negative ddof is allowed) */
+            const int64_t dof = p->ddof < 0 && c > INT64_MAX + p->ddof ? INT64_MAX : c - p->ddof;
+            if (dof <= 0) return NCL_ERR_INVALID_ARGUMENT;
+            if (p->acc == NCL_FLOAT64) {
+                double v;
+                memcpy(&v, accb + 8 * j, 8);
+                v /= (double)dof;
+                if (p->variance == 2) v = sqrt(v);
+                memcpy(accb + 8 * j, &v, 8);
+            } else {
+                float v;
+                memcpy(&v, accb + 4 * j, 4);
+                v = (float)((double)v / (double)dof);
+                if (p->variance == 2) v = sqrtf(v);
+                memcpy(accb + 4 * j, &v, 4);
+            }
+        }
+    } else if (p->nan_extreme) {
+        /* the kernels give NaN where every element was NaN: INVALID, as
+           NumPy's warning */
+        for (int64_t j = 0; j < cnt; j++) {
+            int isnan_j;
+            if (p->acc == NCL_FLOAT64) {
+                double v;
+                memcpy(&v, accb + 8 * j, 8);
+                isnan_j = v != v;
+            } else {
+                float v;
+                memcpy(&v, accb + 4 * j, 4);
+                isnan_j = v != v;
+            }
+            if (isnan_j) *x->fpe |= NCL_FPE_INVALID;
+        }
+    }
+    if (p->variance || p->nan_extreme) {
+        if (p->acc != p->res) {
+            if ((st = convert(x, &p->cvt_acc_res, accb, as, b1, rs, cnt))) return st;
+            cur = b1;
+        }
+    } else if (p->op == NCL_MEAN) {
         char *d = accb;
         if (p->acc != NCL_FLOAT64) { /* integer dtype=: wrap to it, then divide as float64 */
             if ((st = convert(x, &p->cvt_acc_res, accb, as, b1, rs, cnt))) return st;
@@ -970,6 +1276,36 @@ static void row_start(const red_plan *p, int64_t row, const char **ib, const cha
     }
 }
 
+/* NANARGMIN/NANARGMAX by their kernels: index i of the sequence at ip is
+   a NaN only when every element is one, or when a NaN ties with an
+   infinity first; NCL_ERR_INVALID_ARGUMENT (worded by the caller) for the
+   former. */
+static NclStatus nan_arg_check(const red_plan *p, const char *ip, int64_t i)
+{
+    const int64_t step = p->r[0].in;
+    for (int64_t k = -1; k < p->n; k++) {
+        const char *e = ip + (k < 0 ? i : k) * step;
+        int number;
+        if (p->tin == NCL_FLOAT64) {
+            double v;
+            memcpy(&v, e, 8);
+            number = v == v;
+        } else {
+            float v;
+            memcpy(&v, e, 4);
+            number = v == v;
+        }
+        if (number) return NCL_OK; /* element i first: the usual answer */
+    }
+    return NCL_ERR_INVALID_ARGUMENT;
+}
+
+/* Whether finalize needs the counts of kept elements. */
+NCL_INLINE int counts_needed(const red_plan *p)
+{
+    return (p->op == NCL_MEAN && p->masked) || p->variance;
+}
+
 /* Reductions: unit u is one batch of up to RED_BATCH adjacent outputs
    along the last kept dim, of kept row u / (batches per row). */
 static NclStatus reduce_unit(red_exec *x, int64_t u)
@@ -982,7 +1318,7 @@ static NclStatus reduce_unit(red_exec *x, int64_t u)
     const int64_t cnt = kd->n - b < RED_BATCH ? kd->n - b : RED_BATCH;
     _Alignas(64) char accb[RED_BATCH * 8];
     int64_t sel[RED_BATCH];
-    const int masked_mean = p->op == NCL_MEAN && p->has_where;
+    const int counted = counts_needed(p);
     const char *ib, *wb;
     char *ob;
     NclStatus st;
@@ -990,16 +1326,21 @@ static NclStatus reduce_unit(red_exec *x, int64_t u)
     const char *ip = ib + b * kd->in;
     if (p->direct) {
         /* (a mask here means empty sequences: nothing is kept) */
-        if (masked_mean) memset(sel, 0, sizeof sel);
+        if (counted) memset(sel, 0, sizeof sel);
         st = run_kernel(x, &p->kern, NCL_SUBSYSTEM_REDUCE, ip, accb, p->n, p->r[0].in, as, cnt,
                         kd->in, 0, NULL);
+        for (int64_t j = 0; j < cnt && !st && p->nan_arg && p->n > 0; j++) {
+            int64_t i;
+            memcpy(&i, accb + 8 * j, 8);
+            st = nan_arg_check(p, ip + j * kd->in, i);
+        }
     } else {
         const char *wp = wb ? wb + b * kd->w : NULL;
         st = NCL_OK;
         for (int64_t j = 0; j < cnt && !st; j++)
             st = reduce_one(x, ip + j * kd->in, wp ? wp + j * kd->w : NULL, accb + j * as, &sel[j]);
     }
-    if (!st) st = finalize(x, accb, masked_mean ? sel : NULL, cnt, ob + b * kd->out, kd->out);
+    if (!st) st = finalize(x, accb, counted ? sel : NULL, cnt, ob + b * kd->out, kd->out);
     return st;
 }
 
@@ -1101,7 +1442,12 @@ static NclStatus red_execute(const red_job *j, int *fpe, int *used)
     _Alignas(64) char accb[8];
     int64_t sel;
     if ((st = combine_groups(&x, j->parts, p->groups, accb, &sel))) return st;
-    return finalize(&x, accb, p->op == NCL_MEAN && p->has_where ? &sel : NULL, 1, p->out0, 0);
+    if (p->nan_arg) {
+        int64_t i;
+        memcpy(&i, accb, 8);
+        if ((st = nan_arg_check(p, p->in0, i))) return st;
+    }
+    return finalize(&x, accb, counts_needed(p) ? &sel : NULL, 1, p->out0, 0);
 }
 
 /* Copies the elements of src into dst (same dtype and shape). */
@@ -1147,15 +1493,26 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          (int)op, ncl_op_count(sub) - 1);
     red_plan p;
     memset(&p, 0, sizeof p);
-    p.op = op;
+    const NclReduceOp asked = op;
     p.name = ncl_op_name(sub, (int)op);
+    p.variance = op == NCL_VAR || op == NCL_NANVAR ? 1 : op == NCL_STD || op == NCL_NANSTD ? 2 : 0;
+    /* a nan-aware op on integers or bools is its plain op */
+    p.nan_skip = op >= NCL_NANSUM && op != NCL_STD && op != NCL_VAR && a &&
+                 is_float(a->dtype);
+    op = plain_op(op);
+    p.op = op;
+    /* NANMIN/NANMAX run kernels of their own (NumPy's fmin/fmax
+       reduction), which pass over NaN themselves */
+    p.nan_extreme = p.nan_skip && (op == NCL_MIN || op == NCL_MAX);
+    if (p.nan_extreme) p.nan_skip = 0;
     p.cumulative = op == NCL_CUMSUM || op == NCL_CUMPROD;
     p.arg = op == NCL_ARGMIN || op == NCL_ARGMAX;
     if (!a || !out)
         return ncl_error(NCL_ERR_INVALID_ARGUMENT, WHO ": %s is NULL", p.name,
                          a ? "the out pointer" : "the input array");
     NclParams q;
-    if ((st = ncl_params_read(sub, (int)op, params, &q))) return st;
+    if ((st = ncl_params_read(sub, (int)asked, params, &q))) return st;
+    p.ddof = q.ddof;
     p.a = a;
     p.tin = a->dtype;
     NclArray *given = *out;
@@ -1277,6 +1634,22 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
             memcpy(p.init, &z, 8);
         }
     }
+    p.masked = w != NULL || p.nan_skip;
+    p.packs = p.arg && w != NULL;
+    /* float in, float kernel input, no mask: the fused pass (the variance of
+       integers is cast first, and takes the general path) */
+    p.fused = !w && !p.cast_in.node && is_float(p.tin) && (p.nan_skip || p.variance);
+    if (p.nan_skip) { /* NumPy's replacement of a NaN, in the input dtype */
+        const double v = op == NCL_PROD || op == NCL_CUMPROD ? 1.0
+                         : op == NCL_MIN || op == NCL_ARGMIN ? (double)INFINITY
+                         : op == NCL_MAX || op == NCL_ARGMAX ? -(double)INFINITY : 0.0;
+        if (p.tin == NCL_FLOAT32) {
+            const float f = (float)v;
+            memcpy(p.nan_val, &f, 4);
+        } else {
+            memcpy(p.nan_val, &v, 8);
+        }
+    }
     if (w) {
         p.has_where = 1;
         const int kop = p.kern.op;
@@ -1284,12 +1657,23 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          : kop == NCL_MIN ? ID_HIGHEST
                          : kop == NCL_MAX ? ID_LOWEST : ID_ZERO,
                   p.ident);
+        if (p.nan_extreme) { /* masked out is absent, as a NaN is */
+            const double v = (double)NAN;
+            const float f = NAN;
+            if (p.kin == NCL_FLOAT32) memcpy(p.ident, &f, 4);
+            else memcpy(p.ident, &v, 8);
+        }
     }
 
     /* memory: the result (or a stand-in for an overlapping output), then
        gather scratch; nothing is written before all of it is held */
+    /* a variance (count - ddof) and NANARGMIN/NANARGMAX (an all-NaN
+       slice) may be refused after computing: their results go to a
+       temporary first */
+    const int late_refusal = p.variance || (p.arg && p.nan_skip);
     if (given) {
-        if (ncl_array_ranges_overlap(given, a) || (w && ncl_array_ranges_overlap(given, w))) {
+        if (late_refusal || ncl_array_ranges_overlap(given, a) ||
+            (w && ncl_array_ranges_overlap(given, w))) {
             if ((st = ncl_array_alloc("NclReduce", p.odt, given->ndim, given->shape, NCL_ORDER_C, 0,
                                       &p.temp)))
                 return st;
@@ -1311,7 +1695,19 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
                          "no identity (give initial= for min/max)",
                          p.name, p.name);
     }
-    p.direct = p.n == 0 || (p.nr == 1 && !p.cast_in.node && !p.has_where);
+    if (p.nan_skip && p.arg && !w && p.nr == 1) {
+        /* one strided run: the nan-aware kernels read it in place, NaN as
+           +-inf; an all-NaN output is found after (nan_arg_check) */
+        if ((st = find_kernel(&p, sub, op == NCL_ARGMIN ? NCL_NANARGMIN : NCL_NANARGMAX, p.tin,
+                              NCL_INT64, &p.kern))) {
+            release_plan(&p);
+            NclArrayRelease(p.result);
+            return st;
+        }
+        p.nan_skip = p.masked = p.fused = 0;
+        p.nan_arg = 1;
+    }
+    p.direct = p.n == 0 || (p.nr == 1 && !p.cast_in.node && !p.masked && !p.variance);
 
     /* threads: over units of outputs, or, for one long sequence, over
        groups of 2**k chunks (subtrees of the reduction tree, so the split
@@ -1321,7 +1717,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
     if (p.nt > 1) {
         const int64_t nc = (p.n + RED_CHUNK - 1) / RED_CHUNK;
         const int64_t units = red_units(&p);
-        if (!p.cumulative && p.nout == 1 && nc >= 2) {
+        if (!p.cumulative && !p.variance && p.nout == 1 && nc >= 2) {
             p.gsize = 1;
             while ((nc + p.gsize - 1) / p.gsize > 4 * (int64_t)p.nt) p.gsize *= 2;
             p.groups = (nc + p.gsize - 1) / p.gsize;
@@ -1352,7 +1748,15 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
     st = red_execute(&job, &fpe, &used);
     fpe |= ncl_fpe_end(&saved);
     ncl_tls.fpe_flags |= fpe;
-    if (st) {
+    if (st == NCL_ERR_INVALID_ARGUMENT && p.variance) {
+        ncl_error(st, WHO ": ddof %lld is not below the count of %s elements for some output "
+                  "(the divisor count - ddof must be > 0; input shape %s)",
+                  p.name, (long long)p.ddof, p.nan_skip ? "non-NaN" : "reduced",
+                  ncl_shape_str(s0, a->ndim, a->shape));
+    } else if (st == NCL_ERR_INVALID_ARGUMENT && late_refusal) {
+        ncl_error(st, WHO ": all-NaN slice encountered (input shape %s)", p.name,
+                  ncl_shape_str(s0, a->ndim, a->shape));
+    } else if (st) {
         ncl_error(st, WHO ": kernel %s failed with status %d (%s)", p.name,
                   p.kern.node->name ? p.kern.node->name : "(unnamed)", (int)st,
                   NclStatusString(st));
@@ -1360,7 +1764,7 @@ NclStatus ncl_default_reduce(NclHook *self, NclReduceOp op, const NclArray *a, N
         if (p.temp) copy_array(given, p.temp);
         /* RAISE is decided here so that a result this call allocated is
            released rather than returned */
-        if (fpe) st = ncl_fpe_raise_early(sub, (int)op);
+        if (fpe) st = ncl_fpe_raise_early(sub, (int)asked);
     }
     ncl_last_call.elements = a->size;
     ncl_last_call.bytes = a->size * (int64_t)a->itemsize + p.nout * (int64_t)dsize(p.odt);
