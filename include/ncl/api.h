@@ -225,7 +225,9 @@ NCL_BEGIN_DECLS
                           const NclParams *params))                                        \
     X(NclStatus, BinaryN, (NclBinaryOp op, const NclArray *a, const NclArray *b, int nout, \
                            NclArray **out, const NclParams *params))                       \
-    X(NclStatus, WeakScalar, (NclDType dtype, const void *value, NclArray **out))
+    X(NclStatus, WeakScalar, (NclDType dtype, const void *value, NclArray **out))         \
+    X(NclStatus, SortN, (NclSortOp op, const NclArray *a, int nout, NclArray **out,        \
+                         const NclParams *params))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,
