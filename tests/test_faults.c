@@ -846,6 +846,8 @@ static const entry entries[] = {
     OP("NclMask(nonzero)", K_MASK, NCL_MASK_NONZERO, A_B, N_, N_, P_NULL, AP, N_, E_SOME, 0),
     OP("NclMask(nonzero) of (0,6)", K_MASK, NCL_MASK_NONZERO, A_E0, N_, N_, P_NULL, AP, N_,
        E_SOME, 0),
+    OP("NclMask(searchsorted) int64 a, float64 v", K_MASK, NCL_MASK_SEARCHSORTED, A_IDX, A_F64, N_,
+       P_NULL, AP, N_, E_SOME, 0),
     OP("NclMask(take) flattened", K_MASK, NCL_MASK_TAKE, A_F64, A_IDX, N_, P_NULL, AP, N_, E_SOME,
        0),
     OP("NclMask(take) axis 1 into an overlapping view", K_MASK, NCL_MASK_TAKE, A_F64, A_IDX, N_,

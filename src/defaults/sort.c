@@ -948,34 +948,6 @@ static const unique_fns unique_table[NCL_NTYPES] = {
 #undef UNIQUE_ENTRY_
 };
 
-/* n contiguous elements of size isz at src into o in C order (the
-   inverse of ncl_array_copy_c_order). */
-static void copy_to_c_order(NclArray *o, const char *src)
-{
-    const size_t isz = o->itemsize;
-    if (o->size == 0) return;
-    if (o->flags & NCL_ARRAY_C_CONTIGUOUS) {
-        memcpy(o->data, src, (size_t)o->size * isz);
-        return;
-    }
-    const int last = o->ndim - 1;
-    const int64_t n = o->shape[last], s = o->strides[last];
-    int64_t idx[NCL_MAXDIMS] = {0};
-    char *row = o->data;
-    for (;;) {
-        for (int64_t i = 0; i < n; i++) memcpy(row + i * s, src + (size_t)i * isz, isz);
-        src += (size_t)n * isz;
-        int d = last - 1;
-        for (; d >= 0; d--) {
-            row += o->strides[d];
-            if (++idx[d] < o->shape[d]) break;
-            row -= o->strides[d] * o->shape[d];
-            idx[d] = 0;
-        }
-        if (d < 0) return;
-    }
-}
-
 /* Messages name the call: "NclSortN(unique_all)", "NclSort(unique_values)". */
 #define UWHO "%s"
 
@@ -1120,7 +1092,7 @@ static NclStatus unique_default(NclSortOp op, const NclArray *a, NclArray **out,
                             step[U_VALUES], dst[U_INDICES], step[U_INDICES], dst[U_COUNTS],
                             step[U_COUNTS], inv);
             for (int s = 0; s < nout; s++)
-                if (kinds[s] == U_INVERSE) copy_to_c_order(res[s], (const char *)inv);
+                if (kinds[s] == U_INVERSE) ncl_array_copy_from_c_order(res[s], (const char *)inv);
         } else {
             f->compact_sorted(sorted->data, n, dst[U_VALUES], step[U_VALUES], dst[U_COUNTS],
                               step[U_COUNTS]);
