@@ -237,11 +237,17 @@ NCL_KINLINE int64_t ss_count(const char *a, int64_t as, const int64_t *sorter, i
     return base - lo + ss_pred(ss_at(a, as, sorter, base, dt, indirect), key, right);
 }
 
-/* The search of every key. When a key is not below the one before it, its
-   answer is not below that one's (NumPy reuses its bounds so): a few
-   doubling steps from there bracket it when keys are close (sorted keys
-   cost a handful of cached probes each), else the halving covers the rest
-   of a. */
+/* Keys searched side by side when they are not in order: SS_LANES halvings
+   over the whole of a advance in lockstep, so their loads (mostly cache
+   misses on a large a) are in flight together instead of one after
+   another. */
+#define SS_LANES 8
+
+/* The search of every key, SS_LANES keys at a time. A block whose keys are
+   in order (sorted keys) is searched key by key from the previous answer:
+   its key is not below the one before, so neither is its answer (NumPy
+   reuses its bounds so), and a few doubling steps from there bracket it,
+   on cached lines. Any other block runs the lanes side by side. */
 NCL_KINLINE NclStatus searchsorted_body(const NclKernelCtx *ctx, char *const *args, int64_t n,
                                         const int64_t *steps, const NclDType dt, const int right,
                                         const int indirect)
@@ -253,28 +259,52 @@ NCL_KINLINE NclStatus searchsorted_body(const NclKernelCtx *ctx, char *const *ar
     const int64_t *sorter = aux->sorter;
     uint64_t last = 0;
     int64_t prev = 0;
-    for (int64_t j = 0; j < n; j++) {
-        const uint64_t key = ss_key(v + j * vs, dt);
-        int64_t lo = 0, hi = alen;
-        if (j > 0 && key >= last) {
-            lo = prev;
-            int64_t probe = lo, step = 1;
-            hi = alen;
-            for (int g = 0; g < 8 && probe < alen; g++) {
-                if (!ss_pred(ss_at(a, as, sorter, probe, dt, indirect), key, right)) {
-                    hi = probe;
-                    break;
+    for (int64_t j0 = 0; j0 < n; j0 += SS_LANES) {
+        const int64_t m = n - j0 < SS_LANES ? n - j0 : SS_LANES;
+        uint64_t key[SS_LANES];
+        for (int64_t b = 0; b < m; b++) key[b] = ss_key(v + (j0 + b) * vs, dt);
+        int ordered = j0 == 0 || key[0] >= last;
+        for (int64_t b = 1; b < m && ordered; b++) ordered = key[b] >= key[b - 1];
+        if (ordered) {
+            for (int64_t b = 0; b < m; b++) {
+                int64_t lo = j0 + b > 0 ? prev : 0, hi = alen, probe = lo, step = 1;
+                for (int g = 0; g < 6 && probe < alen; g++) {
+                    if (!ss_pred(ss_at(a, as, sorter, probe, dt, indirect), key[b], right)) {
+                        hi = probe;
+                        break;
+                    }
+                    lo = probe + 1;
+                    probe = lo + step;
+                    step <<= 1;
+                    if (probe > alen) probe = alen;
                 }
-                lo = probe + 1;
-                probe = lo + step;
-                step <<= 1;
-                if (probe > alen) probe = alen;
+                prev = lo + ss_count(a, as, sorter, lo, hi - lo, key[b], dt, right, indirect);
+                ncl_store_int64_t(o + (j0 + b) * os, prev);
             }
+        } else {
+            int64_t base[SS_LANES] = {0};
+            int64_t len = alen;
+            while (len > 1) {
+                const int64_t half = len >> 1;
+                for (int64_t b = 0; b < m; b++)
+                    base[b] = ss_pred(ss_at(a, as, sorter, base[b] + half, dt, indirect), key[b],
+                                      right)
+                                  ? base[b] + half
+                                  : base[b];
+                len -= half;
+            }
+            for (int64_t b = 0; b < m; b++) {
+                const int64_t r =
+                    alen > 0 ? base[b] + ss_pred(ss_at(a, as, sorter, base[b], dt, indirect),
+                                                 key[b], right)
+                             : 0;
+                ncl_store_int64_t(o + (j0 + b) * os, r);
+            }
+            prev = alen > 0 ? base[m - 1] + ss_pred(ss_at(a, as, sorter, base[m - 1], dt, indirect),
+                                                    key[m - 1], right)
+                            : 0;
         }
-        const int64_t r = lo + ss_count(a, as, sorter, lo, hi - lo, key, dt, right, indirect);
-        ncl_store_int64_t(o + j * os, r);
-        prev = r;
-        last = key;
+        last = key[m - 1];
     }
     return NCL_OK;
 }
