@@ -10,6 +10,7 @@
  * message, the slots and the outputs left untouched.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include "ncl_test.h"
 
 static const NclDType all_dtypes[] = {NCL_BOOL, NCL_INT8, NCL_INT16, NCL_INT32,
@@ -297,6 +298,60 @@ START_TEST(t_unique_long)
 }
 END_TEST
 
+/* A Sort hook sees the four slots of unique_all (and passes the call on);
+   a slot that is not an array is named by the tag check, at the entry and
+   at NclSortNext. */
+static atomic_int unique_seen;
+static NclStatus unique_hook(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                             const NclParams *params)
+{
+    if (op == NCL_UNIQUE_ALL) {
+        atomic_fetch_add(&unique_seen, 1);
+        NclStatus st = NclSortNext(self, op, a, out, params);
+        for (int k = 0; st == NCL_OK && k < NclOpOutputs(NCL_SUBSYSTEM_SORT, op); k++)
+            if (out[k] == NULL) return NCL_ERR_HOOK;
+        return st;
+    }
+    if (op == NCL_UNIQUE_COUNTS) {
+        /* a hook that hands the next node a junk third slot: NclSortNext reads
+           only the op's two */
+        NclArray *two[3] = {out[0], out[1], (NclArray *)(void *)"not an array, not read"};
+        NclStatus st = NclSortNext(self, op, a, two, params);
+        out[0] = two[0];
+        out[1] = two[1];
+        return st;
+    }
+    return NclSortNext(self, op, a, out, params);
+}
+
+START_TEST(t_unique_hook_and_tags)
+{
+    NclHook h;
+    memset(&h, 0, sizeof h);
+    h.name = "unique_hook";
+    h.fn.sort = unique_hook;
+    NCL_CHECK_OK(NclApiHook(NCL_SUBSYSTEM_SORT, &h.list));
+    NclArray *a = ncl_test_arr(NCL_UINT8, 1, NCL_DIMS(4), 9, 8, 9, 9);
+    NclArray *s[4] = {NULL, NULL, NULL, NULL};
+    NCL_CHECK_OK(NclSortN(NCL_UNIQUE_ALL, a, 4, s, NULL));
+    expect_i64(s[3], 1, NCL_DIMS(2), (const int64_t[]){1, 3}, "counts");
+    release_slots(s, 4);
+    NCL_CHECK_OK(NclSortN(NCL_UNIQUE_COUNTS, a, 2, s, NULL));
+    expect_i64(s[1], 1, NCL_DIMS(2), (const int64_t[]){1, 3}, "counts");
+    release_slots(s, 2);
+    char junk[512];
+    memset(junk, 0x5a, sizeof junk);
+    s[3] = (NclArray *)(void *)junk;
+    NCL_CHECK_STATUS(NclSortN(NCL_UNIQUE_ALL, a, 4, s, NULL), NCL_ERR_INVALID_ARGUMENT);
+    NCL_CHECK_MESSAGE_HAS("out[3]");
+    ck_assert_ptr_null(s[0]);
+    ck_assert_ptr_eq(s[3], (NclArray *)(void *)junk);
+    NCL_CHECK_OK(NclApiUnhook(&h.list));
+    ck_assert_int_eq(atomic_load(&unique_seen), 1);
+    NclArrayRelease(a);
+}
+END_TEST
+
 /* ---- searchsorted ------------------------------------------------------------------ */
 
 static NclArray *search(const NclArray *a, const NclArray *v, int side, const NclArray *sorter)
@@ -478,6 +533,7 @@ static Suite *unique_suite(void)
     tcase_add_test(tc, t_unique_shapes_and_outs);
     tcase_add_test(tc, t_unique_refusals);
     tcase_add_test(tc, t_unique_long);
+    tcase_add_test(tc, t_unique_hook_and_tags);
     TCase *ts = ncl_test_tcase(s, "searchsorted");
     tcase_add_loop_test(ts, t_search_dtypes, 0, NDTYPES);
     tcase_add_loop_test(ts, t_search_specials, 0, 2);
