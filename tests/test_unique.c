@@ -116,10 +116,21 @@ START_TEST(t_unique_specials)
     expect_i64(s[3], 1, NCL_DIMS(5), cnt, "counts");
     release_slots(s, 4);
     NCL_CHECK_OK(NclSortN(NCL_UNIQUE_COUNTS, a, 2, s, NULL));
-    expect_d(s[0], dt, vals, 5, 0, "values");
+    expect_d(s[0], dt, vals, 5, 1, "values");
     expect_i64(s[1], 1, NCL_DIMS(5), cnt, "counts");
     release_slots(s, 2);
     NclArrayRelease(a);
+    /* the first occurrence's zero, whichever it is, for every op */
+    NclArray *z = ncl_test_arr(dt, 1, NCL_DIMS(3), 0.0, -0.0, 0.0);
+    NCL_CHECK_OK(NclSort(NCL_UNIQUE_VALUES, z, &s[0], NULL));
+    expect_d(s[0], dt, (const double[]){0.0}, 1, 1, "+0.0 first");
+    release_slots(s, 1);
+    NclArrayRelease(z);
+    z = ncl_test_arr(dt, 1, NCL_DIMS(3), -0.0, 0.0, -0.0);
+    NCL_CHECK_OK(NclSort(NCL_UNIQUE_VALUES, z, &s[0], NULL));
+    expect_d(s[0], dt, (const double[]){-0.0}, 1, 1, "-0.0 first");
+    release_slots(s, 1);
+    NclArrayRelease(z);
 
     NclArray *i = ncl_test_arr_int(NCL_INT64, 1, NCL_DIMS(4), INT64_MAX, INT64_MIN, 0, INT64_MIN);
     NCL_CHECK_OK(NclSortN(NCL_UNIQUE_COUNTS, i, 2, s, NULL));

@@ -112,11 +112,11 @@ NCL_API NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const
  * - UNIQUE_ALL (4): values; indices, int64 (k,): the flat C-order index of
  *   each value's first occurrence; inverse; counts.
  *
- * Which of -0.0 and 0.0 (or which NaN) stands for its class: UNIQUE_ALL
- * and UNIQUE_INVERSE give the element at its first occurrence, as NumPy's
- * stable path does (values == a.flat[indices], bit for bit); UNIQUE_VALUES
- * and UNIQUE_COUNTS give the class's first element in the sort order
- * (-0.0 when a holds both zeros; NumPy leaves it to its sort).
+ * Which of -0.0 and 0.0 (or which NaN) stands for its class: every op
+ * gives the element at its first occurrence in a, as NumPy's stable path
+ * does (return_index; values == a.flat[indices], bit for bit) and as its
+ * default path does for short arrays (longer ones it leaves to its
+ * unstable sort).
  *
  * `out` points to nout slots, each meaning what NclSort's `*out` means:
  * NULL receives a new array, an array is written into and must have

@@ -796,8 +796,8 @@ static NclStatus sort_axis(NclSortOp op, const NclArray *a, NclArray **out, cons
 
    np.unique(a) with axis=None: a flattened in C order and sorted, then one
    pass over the sorted order finds the runs of equal elements. UNIQUE_VALUES
-   and UNIQUE_COUNTS sort a copy of the values (the SORT path above, threads
-   and all) and compact it; UNIQUE_INVERSE and UNIQUE_ALL need to know where
+   and UNIQUE_COUNTS sort a copy of the values (the stable SORT path above,
+   threads and all) and compact it; UNIQUE_INVERSE and UNIQUE_ALL need to know where
    each element came from, so they take the stable ARGSORT of the flattened
    array and walk it (as NumPy does): a run's first index is then its first
    occurrence. Equal means NumPy's equality classes with equal_nan: the sort
@@ -1040,8 +1040,11 @@ static NclStatus unique_default(NclSortOp op, const NclArray *a, NclArray **out,
     }
     /* The sort: values (SORT), or the stable permutation (ARGSORT). */
     if (!st) {
+        /* stable, so that the first element of each run is the first
+           occurrence in a: the -0.0 or 0.0 (or the NaN) that NumPy's
+           stable path keeps; the radix sort costs the same either way */
         NclParams q = NCL_PARAMS_INIT;
-        q.kind = by_perm ? NCL_SORT_STABLE : NCL_SORT_DEFAULT;
+        q.kind = NCL_SORT_STABLE;
         st = sort_axis(by_perm ? NCL_ARGSORT : NCL_SORT, flat, &sorted, &q);
     }
     if (!st && by_perm)
