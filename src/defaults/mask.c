@@ -1,10 +1,11 @@
 /*
  * mask.c: NCLib's default implementation of the Mask subsystem, the tail of
  * its level-1 chain: compress (a[mask]), put (target[mask] = values),
- * nonzero, take and searchsorted. Each op validates in the caller's terms, counts or
- * checks what decides the output (the mask's true count, every index),
- * obtains all memory (overlap copies, the output), and only then runs the
- * level-2 Mask kernels (kernels/mask/) over rows of its operands.
+ * nonzero, take and searchsorted. Each op validates in the caller's terms,
+ * counts or checks what decides the output (the mask's true count, every
+ * index, the sorter), obtains all memory (overlap copies, the output), and
+ * only then runs the level-2 Mask kernels (kernels/mask/) over rows of its
+ * operands.
  *
  * Kernel ABI: chains keyed (NCL_SUBSYSTEM_MASK, op, {in, out}); ctx->aux is
  * a const ncl_mask_aux *; ctx->nin = ctx->nout = 1 (the two signature

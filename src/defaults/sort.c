@@ -1101,8 +1101,7 @@ static NclStatus unique_default(NclSortOp op, const NclArray *a, NclArray **out,
                               step[U_COUNTS]);
         }
     }
-    ncl_last_call.elements = n;
-    ncl_last_call.threads = 1;
+    ncl_last_call.elements = n; /* the sort's kernel and threads stay as it set them */
 
     NclArrayRelease(flat);
     NclArrayRelease(sorted);
