@@ -1,4 +1,4 @@
-// bench_rows.cc: google-benchmark cases for rows 1, 2 and 4 to 17 of
+// bench_rows.cc: google-benchmark cases for rows 1, 2 and 4 to 18 of
 // BENCHMARKS.md (row 3, the call overhead, is bench_binary), with items and
 // bytes per second as counters. Case names start with the row number
 // (row01_add_f64/64000). bench/numpy_side_by_side.py times the same calls
@@ -317,6 +317,51 @@ void sort_case(benchmark::State &st, NclSortOp op, int kind, NclDType t)
     });
 }
 
+// Row 18: unique_values / unique_all of 1e6 values with about ten repeats
+// each, and searchsorted of 1e6 keys (random or sorted) in a sorted 1e6.
+void unique_case(benchmark::State &st, NclSortOp op, NclDType t)
+{
+    const int64_t n = 1000000;
+    Arr a(t, n, 0.0, 100000.0, 18);
+    if (!a.get())
+        return (void)ok(st, NCL_ERR_NO_MEMORY);
+    if (t == NCL_FLOAT64) { // whole numbers, so that values repeat as the int64 ones do
+        double *p = static_cast<double *>(NclArrayData(a.get()));
+        for (int64_t i = 0; i < n; i++)
+            p[i] = std::floor(p[i]);
+    }
+    const int nout = NclOpOutputs(NCL_SUBSYSTEM_SORT, op);
+    loop(st, n, a.bytes(), [&] {
+        NclArray *o[4] = {nullptr, nullptr, nullptr, nullptr};
+        NclStatus s = NclSortN(op, a.get(), nout, o, nullptr);
+        for (int k = 0; k < nout; k++)
+            NclArrayRelease(o[k]);
+        return s;
+    });
+}
+
+void searchsorted_case(benchmark::State &st, NclDType t, bool sorted_keys)
+{
+    const int64_t n = 1000000;
+    Arr a(t, n, -1e12, 1e12, 18), v(t, n, -1e12, 1e12, 19);
+    if (!a.get() || !v.get())
+        return (void)ok(st, NCL_ERR_NO_MEMORY);
+    NclArray *sa = nullptr, *sv = nullptr;
+    if (!ok(st, NclSort(NCL_SORT, a.get(), &sa, nullptr)))
+        return;
+    if (sorted_keys && !ok(st, NclSort(NCL_SORT, v.get(), &sv, nullptr)))
+        return (void)NclArrayRelease(sa);
+    NclArray *keys = sorted_keys ? sv : v.get();
+    loop(st, n, a.bytes() + v.bytes(), [&] {
+        NclArray *o = nullptr;
+        NclStatus s = NclMask(NCL_MASK_SEARCHSORTED, sa, keys, &o, nullptr);
+        NclArrayRelease(o);
+        return s;
+    });
+    NclArrayRelease(sa);
+    NclArrayRelease(sv);
+}
+
 // Row 17: the same calls with 1 or 2 pool threads (wall-clock time).
 using SetThreadsFn = NclStatus (*)(int);
 SetThreadsFn set_threads_fn()
@@ -434,6 +479,16 @@ void register_all()
             [=](benchmark::State &st) { sort_case(st, NCL_ARGSORT, 0, t); });
         reg(std::string("row16_stable_sort_") + dname(t) + "/1000000",
             [=](benchmark::State &st) { sort_case(st, NCL_SORT, NCL_SORT_STABLE, t); });
+    }
+    for (NclDType t : {NCL_INT64, NCL_FLOAT64}) {
+        reg(std::string("row20_unique_values_") + dname(t) + "/1000000",
+            [=](benchmark::State &st) { unique_case(st, NCL_UNIQUE_VALUES, t); });
+        reg(std::string("row20_unique_all_") + dname(t) + "/1000000",
+            [=](benchmark::State &st) { unique_case(st, NCL_UNIQUE_ALL, t); });
+        reg(std::string("row20_searchsorted_random_") + dname(t) + "/1000000",
+            [=](benchmark::State &st) { searchsorted_case(st, t, false); });
+        reg(std::string("row20_searchsorted_sorted_") + dname(t) + "/1000000",
+            [=](benchmark::State &st) { searchsorted_case(st, t, true); });
     }
     for (const char *what : {"exp_f64", "sin_f64", "sort_f64", "add_f64_1e6", "add_f64_16e6"})
         for (int threads : {1, 2})

@@ -68,6 +68,17 @@ static NclStatus call_once(const NclbCall *c, NclArray **out, const NclParams *p
     case NCLB_SORT: return NclSort((NclSortOp)c->op, c->a, out, p);
     case NCLB_MASK: return NclMask((NclMaskOp)c->op, c->a, c->b, out, p);
     case NCLB_LINALG: return NclLinalg((NclLinalgOp)c->op, c->a, c->b, out, p);
+    case NCLB_SORTN: {
+        /* the outputs after the first are released here, as NumPy's are
+           when a caller drops them */
+        NclArray *slots[4] = {NULL, NULL, NULL, NULL};
+        const int nout = NclOpOutputs(NCL_SUBSYSTEM_SORT, c->op);
+        if (nout < 1 || nout > 4) return NCL_ERR_INVALID_ARGUMENT;
+        const NclStatus s = NclSortN((NclSortOp)c->op, c->a, nout, slots, p);
+        for (int k = 1; k < nout; k++) NclArrayRelease(slots[k]);
+        *out = slots[0];
+        return s;
+    }
     default: return NCL_ERR_INVALID_ARGUMENT;
     }
 }
@@ -80,6 +91,7 @@ int nclb_time(const NclbCall *c, int64_t k, int clock_kind, NclbResult *res)
     p.dtype = (NclDType)c->dtype;
     p.casting = (NclCasting)c->casting;
     p.kind = c->sort_kind;
+    p.side = c->side;
     const NclAccuracy saved = NclGetAccuracy();
     if (c->accuracy >= 0) {
         NclStatus s = NclSetAccuracy((NclAccuracy)c->accuracy);

@@ -16,18 +16,19 @@
 extern "C" {
 #endif
 
-#define NCLB_ABI_VERSION 2
+#define NCLB_ABI_VERSION 3
 
 enum {
     NCLB_BINARY = 0, NCLB_COMPARE = 1, NCLB_UNARY = 2, NCLB_CONVERT = 3,
-    NCLB_TERNARY = 4, NCLB_REDUCE = 5, NCLB_SORT = 6, NCLB_MASK = 7, NCLB_LINALG = 8
+    NCLB_TERNARY = 4, NCLB_REDUCE = 5, NCLB_SORT = 6, NCLB_MASK = 7, NCLB_LINALG = 8,
+    NCLB_SORTN = 9 /* NclSortN: every output allocated, the first one is the result */
 };
 enum { NCLB_CLOCK_CPU = 0, NCLB_CLOCK_WALL = 1 };
 
 /* One NCLib call: kind and op select the function; a, b, c are its
    operands (unused ones NULL); out is the provided output, or NULL for a
    result allocated and released on every call. dtype, casting and sort_kind
-   go into NclParams; accuracy >= 0 is set (NclSetAccuracy) for the timed
+   go into NclParams, and side (searchsorted); accuracy >= 0 is set (NclSetAccuracy) for the timed
    loop and restored afterwards. keep_outputs (with out NULL) keeps every
    allocated result until the loop ends, so no call can get a buffer that an
    earlier call of the loop released. */
@@ -43,6 +44,7 @@ typedef struct NclbCall {
     int32_t sort_kind;
     int32_t accuracy;
     int32_t keep_outputs;
+    int32_t side;
 } NclbCall;
 
 typedef struct NclbResult {

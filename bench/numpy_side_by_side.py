@@ -71,16 +71,18 @@ WHERE = 0
 SUM, MIN, MAX = 0, 2, 3
 STD, VAR, NANSUM, NANMEAN, NANMIN, NANMAX, NANARGMAX, NANSTD = 12, 13, 14, 16, 17, 18, 20, 21
 SORT, ARGSORT = 0, 1
+UNIQUE_VALUES, UNIQUE_ALL = 4, 7
 SORT_DEFAULT, SORT_STABLE = 0, 1
 MASK_COMPRESS = 0
+SEARCHSORTED = 4
 CASTING_SAME_KIND, CASTING_UNSAFE = 3, 4
 DTYPE_DEFAULT = -1
 WRITEABLE = 16
 KIND = {'binary': 0, 'compare': 1, 'unary': 2, 'convert': 3, 'ternary': 4,
-        'reduce': 5, 'sort': 6, 'mask': 7, 'linalg': 8}
+        'reduce': 5, 'sort': 6, 'mask': 7, 'linalg': 8, 'sortn': 9}
 MATMUL = 0
 CLOCK_CPU, CLOCK_WALL = 0, 1
-HELPER_ABI = 2
+HELPER_ABI = 3
 
 # BENCHMARKS.md's targets, one line per row, for the section headings.
 ROW_TITLES = {
@@ -103,6 +105,7 @@ ROW_TITLES = {
     17: 'two threads against NCLib\'s own one thread, same run (wall time)',
     18: 'matmul, float64 and float32 1000 x 1000, and 10000 stacked 8 x 8 (output given)',
     19: 'std, var and the nan-aware reductions at 1e6 (whole array, 0-d result)',
+    20: 'unique and searchsorted of 1e6 values (results allocated)',
 }
 ROW_TARGETS = {
     1: '≤ 1.00 in cache; ≤ 0.85 (floats) and ≤ 1.00 (ints) at 1.6e7',
@@ -124,6 +127,7 @@ ROW_TARGETS = {
     17: '≥ 1.7× for compute-bound ops and cache-resident sizes; ≥ 1.1× DRAM-bound',
     18: '1000 x 1000 float64 ≤ 1.20 on the same BLAS',
     19: '≤ 1.00 (no slower than NumPy)',
+    20: '≤ 1.00',
 }
 
 
@@ -147,7 +151,8 @@ class Call(ctypes.Structure):
                 ('a', ctypes.c_void_p), ('b', ctypes.c_void_p), ('c', ctypes.c_void_p),
                 ('out', ctypes.c_void_p), ('dtype', ctypes.c_int32),
                 ('casting', ctypes.c_int32), ('sort_kind', ctypes.c_int32),
-                ('accuracy', ctypes.c_int32), ('keep_outputs', ctypes.c_int32)]
+                ('accuracy', ctypes.c_int32), ('keep_outputs', ctypes.c_int32),
+                ('side', ctypes.c_int32)]
 
 
 class Result(ctypes.Structure):
@@ -230,11 +235,12 @@ class Ncl:
             return {}
 
     def call(self, kind, op, a=None, b=None, c=None, out=None, dtype=DTYPE_DEFAULT,
-             casting=CASTING_SAME_KIND, sort_kind=SORT_DEFAULT, accuracy=-1, keep=False):
+             casting=CASTING_SAME_KIND, sort_kind=SORT_DEFAULT, accuracy=-1, keep=False,
+             side=0):
         """An NclbCall over arrays given as NumPy arrays (wrapped here)."""
         wr = lambda x, w=False: self.wrap(x, w) if x is not None else None
         return Call(KIND[kind], op, wr(a), wr(b), wr(c), wr(out, True), dtype, casting,
-                    sort_kind, accuracy, 1 if keep else 0)
+                    sort_kind, accuracy, 1 if keep else 0, side)
 
     def sampler(self, call, clock=CLOCK_CPU, before=None):
         """fn(k) -> ns per call, timed in C; fn.faults holds the last faults per call."""
@@ -852,6 +858,53 @@ class Bench:
         self.sort_rows(16, lambda dt: [
             ('argsort', ARGSORT, SORT_DEFAULT, np.argsort, 0.50, None),
             ('stable sort', SORT, SORT_STABLE, lambda x: np.sort(x, kind='stable'), 0.50, None)])
+
+    def row20(self):
+        """unique_values / unique_all (np.unique, return_index, return_inverse,
+        return_counts) of 1e6 values with repeats, and searchsorted of 1e6 keys
+        (random, and sorted) in a sorted a of 1e6."""
+        np = self.np
+        n = 1000000
+        rng = np.random.default_rng(18)
+        unique_ops = (('unique_values', UNIQUE_VALUES, lambda x: np.unique(x)),
+                      ('unique_all', UNIQUE_ALL,
+                       lambda x: np.unique(x, return_index=True, return_inverse=True,
+                                           return_counts=True)))
+        for dt in ('int64', 'float64'):
+            # about 1e5 distinct values, each about ten times
+            a = rng.integers(0, n // 10, n).astype(dt)
+            if dt == 'float64':
+                a = a * 0.5 - 1e4
+            for label, op, np_fn in unique_ops:
+                case = '%s %s, n = 1e6' % (label, SHORT[dt])
+                try:
+                    call = self.ncl.call('sortn', op, a)
+                    t_ncl, t_np, _, _ = self.pair(call, lambda: np_fn(a))
+                except NclError as e:
+                    self.failed(20, case, e)
+                    continue
+                finally:
+                    self.done_case()
+                self.rep.ratio_row(20, case, t_ncl, t_np, 1.0)
+        for dt in ('int64', 'float64'):
+            srt = np.sort(rng.integers(-2 ** 40, 2 ** 40, n).astype(dt))
+            keys = rng.integers(-2 ** 40, 2 ** 40, n).astype(dt)
+            for label, v in (('random keys', keys), ('sorted keys', np.sort(keys))):
+                case = 'searchsorted %s, %s, n = 1e6' % (SHORT[dt], label)
+                try:
+                    call = self.ncl.call('mask', SEARCHSORTED, srt, v)
+                    t_ncl, t_np, _, _ = self.pair(call, lambda: np.searchsorted(srt, v))
+                except NclError as e:
+                    self.failed(20, case, e)
+                    continue
+                finally:
+                    self.done_case()
+                self.rep.ratio_row(20, case, t_ncl, t_np, 1.0)
+        self.rep.note(20, 'unique: integers drawn from [0, 1e5) (float64: the same halved and '
+                      'shifted), so about ten repeats each; NCLib NclSortN, NumPy `np.unique` '
+                      '(unique_all: with return_index, return_inverse and return_counts). '
+                      'searchsorted: a sorted array of 1e6 values drawn from ±2**40, 1e6 keys '
+                      'from the same range, in random order and sorted; left side.')
 
     def row17(self):
         np = self.np

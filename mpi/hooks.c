@@ -1071,7 +1071,9 @@ static NclStatus rng_call(NclHook *self, NclRngOp op, NclRngGen *gen, const NclA
 static NclStatus h_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                         const NclParams *p)
 {
-    if (!ANY_DIST(a, out ? *out : NULL)) return NclSortNext(self, op, a, out, p);
+    /* The unique ops are not distributed: passed on, as frexp above. */
+    if (!ANY_DIST(a, out ? *out : NULL) || op >= NCL_UNIQUE_VALUES)
+        return NclSortNext(self, op, a, out, p);
     DRIVEN(NCL_SUBSYSTEM_SORT, op, a, NULL, NULL, NULL, sort_call(self, op, a, out, p));
 }
 static NclStatus h_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,

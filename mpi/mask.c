@@ -538,6 +538,9 @@ NclStatus mpi_mask(NclHook *self, const char *who, NclMaskOp op, const NclArray 
 {
     if (op == NCL_MASK_PUT) return put(self, who, a, b, *out, p);
     if (op == NCL_MASK_TAKE) return take(self, who, a, b, out, p);
+    if (op == NCL_MASK_SEARCHSORTED)
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: searching a distributed array is not "
+                         "implemented (gather it first)", who);
     const mpi_dist *d = mpi_dist_of(a);
     NclMpiComm *c = d->c;
     NclStatus st;

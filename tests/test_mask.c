@@ -573,7 +573,7 @@ START_TEST(t_bad_null_and_op)
     REFUSED(NclMask(NCL_MASK_NONZERO, a, m, &out, NULL), NCL_ERR_INVALID_ARGUMENT,
             "NclMask(nonzero)", "input b must be NULL");
     REFUSED(NclMask((NclMaskOp)-1, a, m, &out, NULL), NCL_ERR_INVALID_ARGUMENT, "unknown op -1");
-    REFUSED(NclMask(NCL_MASK_NOPS, a, m, &out, NULL), NCL_ERR_INVALID_ARGUMENT, "unknown op 4");
+    REFUSED(NclMask(NCL_MASK_NOPS, a, m, &out, NULL), NCL_ERR_INVALID_ARGUMENT, "unknown op 5");
     REFUSED(NclMask(NCL_MASK_PUT, m, a, &out, NULL), NCL_ERR_INVALID_ARGUMENT, "NclMask(put)",
             "target");
     ck_assert_ptr_null(out);

@@ -455,7 +455,7 @@ START_TEST(t_sort_axes_layouts)
             ck_assert(line != NULL && ref != NULL);
             for (int lay = 0; lay < NCL_TEST_NLAYOUTS; lay++) {
                 NclArray *a = ncl_test_layout_of(c, (ncl_test_layout)lay);
-                for (int op = 0; op < NCL_SORT_NOPS; op++) {
+                for (int op = 0; op <= NCL_ARGPARTITION; op++) { /* the ops along an axis */
                     NclParams p = NCL_PARAMS_INIT;
                     const int ax[1] = {axis == 0 ? -2 : 1};
                     p.axes = ax;

@@ -838,7 +838,7 @@ START_TEST(t_refusals)
     NCL_CHECK_MESSAGE_HAS("NclSort(sort): the input array is NULL");
     NCL_CHECK_STATUS(NclSort(NCL_ARGSORT, a, NULL, NULL), NCL_ERR_INVALID_ARGUMENT);
     NCL_CHECK_MESSAGE_HAS("NclSort(argsort): the out pointer is NULL");
-    expect_refusal((NclSortOp)4, a, out, NULL, NCL_ERR_INVALID_ARGUMENT, "unknown op 4");
+    expect_refusal((NclSortOp)NCL_SORT_NOPS, a, out, NULL, NCL_ERR_INVALID_ARGUMENT, "unknown op 8");
     expect_refusal((NclSortOp)-1, a, out, NULL, NCL_ERR_INVALID_ARGUMENT, "unknown op -1");
 
     /* axes */

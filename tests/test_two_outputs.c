@@ -31,6 +31,13 @@ START_TEST(t_op_outputs)
         ck_assert_int_eq(NclOpOutputs(NCL_SUBSYSTEM_COMPARE, op), 1);
     for (int op = 0; op < NCL_REDUCE_NOPS; op++)
         ck_assert_int_eq(NclOpOutputs(NCL_SUBSYSTEM_REDUCE, op), 1);
+    for (int op = 0; op < NCL_SORT_NOPS; op++)
+        ck_assert_int_eq(NclOpOutputs(NCL_SUBSYSTEM_SORT, op),
+                         op == NCL_UNIQUE_ALL                                   ? 4
+                         : op == NCL_UNIQUE_COUNTS || op == NCL_UNIQUE_INVERSE ? 2
+                                                                                : 1);
+    for (int op = 0; op < NCL_MASK_NOPS; op++)
+        ck_assert_int_eq(NclOpOutputs(NCL_SUBSYSTEM_MASK, op), 1);
 }
 END_TEST
 

@@ -234,7 +234,9 @@ NCL_BEGIN_DECLS
                          const NclParams *params))                                         \
     X(NclStatus, ManipNext, (NclHook *self, NclManipOp op, int nin,                        \
                              const NclArray *const *in, NclArray **out,                    \
-                             const NclParams *params))
+                             const NclParams *params))                                     \
+    X(NclStatus, SortN, (NclSortOp op, const NclArray *a, int nout, NclArray **out,        \
+                         const NclParams *params))
 
 /** The master table NclGetApi returns. After the fields below comes one
     function pointer per entry of NCL_API_FUNCTION_LIST, in its order,

@@ -100,14 +100,16 @@ typedef enum NclSubsystem {
 
 /**
  * How many outputs op of subsystem s writes, as NumPy's `ufunc.nout`: 2 for
- * NCL_FREXP and NCL_MODF (Unary) and NCL_DIVMOD (Binary), 1 for every other
- * op. A call of a two-output op goes through NclUnaryN or NclBinaryN, whose
+ * NCL_FREXP and NCL_MODF (Unary), NCL_DIVMOD (Binary), NCL_UNIQUE_COUNTS
+ * and NCL_UNIQUE_INVERSE (Sort), 4 for NCL_UNIQUE_ALL (Sort), 1 for every
+ * other op. A call of an op of several outputs goes through NclUnaryN,
+ * NclBinaryN or NclSortN, whose
  * `out` points to that many slots; the hooks of the subsystem's chain get
  * the same `out`, so a hook that handles an op reads NclOpOutputs(s, op)
  * slots there, and one that passes calls on needs to know nothing.
  * @param s   the subsystem.
  * @param op  the op in s.
- * @return 1 or 2; 0 when s or op is out of range.
+ * @return 1, 2 or 4; 0 when s or op is out of range.
  */
 NCL_API int NclOpOutputs(NclSubsystem s, int op);
 

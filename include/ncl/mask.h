@@ -31,7 +31,10 @@ NCL_BEGIN_DECLS
     /** The int64 indices of the non-zero elements (numpy.nonzero). */           \
     X(NCL_MASK_NONZERO, "nonzero")                                               \
     /** The elements at integer indices along an axis (numpy.take). */           \
-    X(NCL_MASK_TAKE, "take")
+    X(NCL_MASK_TAKE, "take")                                                     \
+    /** The int64 indices where v's elements would go in the sorted a           \
+        (numpy.searchsorted). */                                                 \
+    X(NCL_MASK_SEARCHSORTED, "searchsorted")
 
 /** The Mask ops, from NCL_MASK_OP_LIST, numbered from 0. */
 typedef enum NclMaskOp {
@@ -57,39 +60,56 @@ typedef enum NclMaskOp {
  *   flattened array); negative indices count from the end; any index out
  *   of range is NCL_ERR_INDEX with nothing written. The result shape is
  *   a's with the axis replaced by b's shape.
+ * - SEARCHSORTED: a a 1-D array in ascending order (NumPy's order: NaN
+ *   last, -0.0 equal to 0.0, as NclSort sorts), b the values v of any
+ *   shape -> int64 of v's shape: for each v, the number of elements of a
+ *   less than it (params->side NCL_SIDE_LEFT, the default) or not greater
+ *   (NCL_SIDE_RIGHT), so that inserting v there keeps a sorted. a and v
+ *   are compared in their common dtype (NclPromoteTypes, as np.result_type
+ *   does). params->sorter, if not NULL, is a 1-D integer array of a's
+ *   length whose entries a[sorter] puts in order (numpy's sorter); an
+ *   entry out of [0, len(a)) is NCL_ERR_INDEX, another length
+ *   NCL_ERR_SHAPE. An a that is not sorted is not detected: the indices
+ *   are then unspecified, but lie in [0, len(a)] and nothing outside a is
+ *   read.
  *
  * @param op      the operation.
  * @param a       COMPRESS, TAKE: the data; PUT: the mask; NONZERO: the
  *                array.
  * @param b       COMPRESS: the mask; PUT: the values; TAKE: the indices;
- *                NONZERO: NULL.
+ *                NONZERO: NULL; SEARCHSORTED: the values searched for.
  * @param out     PUT: `*out` is the target. Others: `*out` NULL receives a
  *                new array (reference count 1), else the array written
  *                into, which must have the result's shape (and, for
- *                NONZERO, dtype int64).
- * @param params  NULL, or the options (dtype, casting; TAKE: axes, naxes);
+ *                NONZERO and SEARCHSORTED, dtype int64).
+ * @param params  NULL, or the options (dtype, casting; TAKE: axes, naxes;
+ *                SEARCHSORTED: side, sorter);
  *                a where mask, and axes for another op than TAKE, are
  *                refused.
  * @retval NCL_OK
  * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; out or a NULL; b NULL
- *         (COMPRESS, PUT, TAKE) or not NULL (NONZERO); params malformed
- *         (size, dtype, casting), with a where mask, or with axes for an op
- *         other than TAKE; PUT with `*out` NULL; an output that overlaps
- *         itself.
+ *         (COMPRESS, PUT, TAKE, SEARCHSORTED) or not NULL (NONZERO);
+ *         params malformed (size, dtype, casting), with a where mask, or
+ *         with axes for an op other than TAKE; PUT with `*out` NULL; an
+ *         output that overlaps itself; SEARCHSORTED: a side other than
+ *         NCL_SIDE_LEFT and NCL_SIDE_RIGHT, a sorter that is not an array.
  * @retval NCL_ERR_DTYPE  a mask that is not bool; TAKE indices that are not
- *         integers; NONZERO asked for or given an output other than int64;
+ *         integers; NONZERO or SEARCHSORTED asked for or given an output
+ *         other than int64; a SEARCHSORTED sorter that is not integers;
  *         params->dtype different from a provided output's; no kernel for
  *         the dtypes.
  * @retval NCL_ERR_SHAPE  COMPRESS: a mask of another shape than a's; PUT:
  *         a count of values other than the true elements' or one; a
  *         provided output of another shape than the result's; TAKE: a
  *         result of more than NCL_MAXDIMS dimensions or elements int64
- *         cannot count.
+ *         cannot count; SEARCHSORTED: an a that is
+ *         not 1-D, a sorter that is not 1-D or not of a's length.
  * @retval NCL_ERR_BROADCAST  PUT: the mask does not broadcast to the
  *         target.
  * @retval NCL_ERR_CASTING  the data (COMPRESS, TAKE) or the values (PUT)
  *         do not cast to the output's dtype under params->casting.
- * @retval NCL_ERR_INDEX  TAKE: an index out of range.
+ * @retval NCL_ERR_INDEX  TAKE: an index out of range; SEARCHSORTED: a
+ *         sorter entry out of range.
  * @retval NCL_ERR_AXIS  TAKE: naxes other than 1, or an axis out of range.
  * @retval NCL_ERR_READONLY  the output or target is not writeable.
  * @retval NCL_ERR_DEVICE_MEMORY  an operand, the output or the target in

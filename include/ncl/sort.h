@@ -31,7 +31,19 @@ NCL_BEGIN_DECLS
     /** a with the element of rank kth in its sorted place (numpy.partition). */  \
     X(NCL_PARTITION, "partition")                                                 \
     /** The int64 indices that partition a (numpy.argpartition). */               \
-    X(NCL_ARGPARTITION, "argpartition")
+    X(NCL_ARGPARTITION, "argpartition")                                           \
+    /** The sorted distinct values of a, flattened (numpy.unique_values).         \
+        One output. */                                                            \
+    X(NCL_UNIQUE_VALUES, "unique_values")                                         \
+    /** Two outputs (NclSortN): the distinct values and their int64 counts        \
+        (numpy.unique_counts). */                                                 \
+    X(NCL_UNIQUE_COUNTS, "unique_counts")                                         \
+    /** Two outputs (NclSortN): the distinct values and the int64 inverse, of     \
+        a's shape (numpy.unique_inverse). */                                      \
+    X(NCL_UNIQUE_INVERSE, "unique_inverse")                                       \
+    /** Four outputs (NclSortN): values, first indices, inverse and counts        \
+        (numpy.unique_all). */                                                    \
+    X(NCL_UNIQUE_ALL, "unique_all")
 
 /** The sort kinds of NclParams::kind. */
 enum {
@@ -57,7 +69,8 @@ typedef enum NclSortOp {
  * params->kth (negative counts from the end; out of range is
  * NCL_ERR_INDEX) where a sort would put it, with no larger element before
  * it and no smaller element after. A provided `*out` must have a's shape
- * and the result dtype.
+ * and the result dtype. The unique ops are described at NclSortN; NclSort
+ * takes UNIQUE_VALUES (one output) and refuses the others.
  *
  * @param op      the operation.
  * @param a       the array, at least 1-D.
@@ -66,9 +79,10 @@ typedef enum NclSortOp {
  * @param params  NULL, or the options (axes, naxes, kind, kth, dtype); a
  *                where mask is refused.
  * @retval NCL_OK
- * @retval NCL_ERR_INVALID_ARGUMENT  op out of range; a or out NULL; params
- *         malformed (size, dtype, casting); kind not a sort kind; a where
- *         mask; a provided output that overlaps itself.
+ * @retval NCL_ERR_INVALID_ARGUMENT  op out of range, or an op of more
+ *         than one output (call NclSortN); a or out NULL; params malformed
+ *         (size, dtype, casting); kind not a sort kind; a where mask; a
+ *         provided output that overlaps itself.
  * @retval NCL_ERR_AXIS  axes given with naxes other than 1, or an axis out
  *         of range (a 0-d array has none).
  * @retval NCL_ERR_INDEX  PARTITION/ARGPARTITION: kth out of range.
@@ -82,6 +96,55 @@ typedef enum NclSortOp {
  * @retval NCL_ERR_NO_MEMORY
  */
 NCL_API NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const NclParams *params);
+
+/**
+ * NclSort for an op of any number of outputs (NclOpOutputs): the unique
+ * ops, NumPy's np.unique(a) with axis=None (NumPy 2's unique_values,
+ * unique_counts, unique_inverse, unique_all). a, of any shape, is read in
+ * C order; the values are its distinct elements, ascending, in a's dtype:
+ * NaNs last and all of them one value, -0.0 and 0.0 one value. The
+ * outputs, in slot order:
+ * - UNIQUE_VALUES (1): values, 1-D of length k.
+ * - UNIQUE_COUNTS (2): values; counts, int64 (k,): how many elements of a
+ *   equal each value.
+ * - UNIQUE_INVERSE (2): values; inverse, int64 of a's shape (as NumPy 2;
+ *   NumPy 1.24 gives it flattened): values[inverse] == a.
+ * - UNIQUE_ALL (4): values; indices, int64 (k,): the flat C-order index of
+ *   each value's first occurrence; inverse; counts.
+ *
+ * Which of -0.0 and 0.0 (or which NaN) stands for its class: every op
+ * gives the element at its first occurrence in a, as NumPy's stable path
+ * does (return_index; values == a.flat[indices], bit for bit) and as its
+ * default path does for short arrays (longer ones it leaves to its
+ * unstable sort).
+ *
+ * `out` points to nout slots, each meaning what NclSort's `*out` means:
+ * NULL receives a new array, an array is written into and must have
+ * exactly the output's shape and dtype (k is known only once a is sorted:
+ * a provided output of another length is refused with nothing written),
+ * be writeable and overlap neither a nor another output. On failure every
+ * slot holds what it held and nothing is written. The Sort chain's hooks
+ * get this `out` as it is. params->kind, axes and kth are not used;
+ * params->dtype, if given, must be a's (the values' dtype).
+ *
+ * @param op      NCL_UNIQUE_VALUES, NCL_UNIQUE_COUNTS, NCL_UNIQUE_INVERSE or
+ *                NCL_UNIQUE_ALL (or any Sort op of one output, as NclSort).
+ * @param a       the array, any shape (0-d is one element).
+ * @param nout    the number of slots at out: NclOpOutputs(NCL_SUBSYSTEM_SORT, op).
+ * @param out     nout output slots.
+ * @param params  NULL, or the options (dtype); a where mask is refused.
+ * @retval NCL_OK
+ * @retval NCL_ERR_INVALID_ARGUMENT  as NclSort; also nout not the op's
+ *         number of outputs, or a provided output that overlaps a or
+ *         another output.
+ * @retval NCL_ERR_SHAPE  a provided output of another shape than its
+ *         result.
+ * @retval NCL_ERR_DTYPE  a provided output of another dtype than its
+ *         result; params->dtype not a's.
+ * Every other status as NclSort, for any of the outputs.
+ */
+NCL_API NclStatus NclSortN(NclSortOp op, const NclArray *a, int nout, NclArray **out,
+                           const NclParams *params);
 
 /** The function of a Sort hook node (NclHook::fn.sort): NclSort's
     parameters with the node itself in front. It may handle the call,

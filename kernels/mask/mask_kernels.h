@@ -35,6 +35,15 @@
  *   count the other ops plan with; the framework uses the {bool, int64}
  *   chain so to count a mask.
  *
+ * SEARCHSORTED {T, int64}: args = {a, keys, out}, steps = {a, keys, out}.
+ *   a holds aux->alen elements in ascending order (NumPy's order: NaN
+ *   last, -0.0 equal to 0.0), or, when aux->sorter is not NULL, a[sorter[i]]
+ *   for i in [0, alen) is ascending (sorter: alen int64 entries, already
+ *   checked to lie in [0, alen)). For j in [0, n): out[j] = the number of
+ *   elements of a less than keys[j] (aux->side NCL_SIDE_LEFT), or less
+ *   than or equal to it (NCL_SIDE_RIGHT), as int64. An a that is not
+ *   sorted gives some index in [0, alen), never a read outside a.
+ *
  * COMPRESS, PUT and TAKE move bytes only, so one loop per element size
  * serves every dtype of that size; the chains of each dtype are keyed
  * separately (a hook can take over one dtype) and point at the shared loop.
@@ -56,6 +65,9 @@ typedef struct ncl_mask_aux {
     int64_t inner;          /* in: TAKE, elements moved per index (>= 1) */
     int64_t src_inner_step; /* in: TAKE */
     int64_t out_inner_step; /* in: TAKE */
+    int64_t alen;           /* in: SEARCHSORTED, the length of a */
+    int side;               /* in: SEARCHSORTED, NCL_SIDE_LEFT or NCL_SIDE_RIGHT */
+    const int64_t *sorter;  /* in: SEARCHSORTED, NULL or alen indices that sort a */
 } ncl_mask_aux;
 
 #endif /* NCL_MASK_KERNELS_H */

@@ -5,10 +5,12 @@
  *
  * Compress, scatter and gather only move bytes, so each is one loop per
  * element width (1, 2, 4, 8 bytes) serving every dtype of that width; the
- * truth scan reads values, so it has one loop per dtype.
+ * truth scan reads values, so it has one loop per dtype, and so has the
+ * binary search behind searchsorted.
  */
 #include "ncl_kernel.h"
 #include "mask/mask_kernels.h"
+#include "sort/sort_keys.h"
 
 /* ---- truth of one element --------------------------------------------------------
    Non-zero is true. Floats compare with !=, a quiet comparison: NaN is true
@@ -189,6 +191,141 @@ NCL_MASK_MOVE_FNS_(w64, 8)
 NCL_DTYPE_LIST(NCL_MASK_NONZERO_FN_)
 #undef NCL_MASK_NONZERO_FN_
 
+/* ---- binary search (searchsorted) ---------------------------------------------------
+   Elements are compared as the sort keys' ckeys (sort/sort_keys.h): unsigned
+   integers in NumPy's order, NaN the greatest and -0.0 equal to 0.0, so a
+   that NCLib's own sort produced is searched as NumPy searches it, with no
+   floating-point compare (and no flag). A key goes after every element e
+   with pred(e): e < key (left side) or e <= key (right side). */
+NCL_KINLINE uint64_t ss_key(const char *p, const NclDType dt)
+{
+    return sk_ckey(sk_load(p, ncl_sort_width(dt)), dt);
+}
+
+/* Element i of a in search order: directly or through the sorter. */
+NCL_KINLINE uint64_t ss_at(const char *a, int64_t as, const int64_t *sorter, int64_t i,
+                           const NclDType dt, const int indirect)
+{
+    return ss_key(a + (indirect ? sorter[i] : i) * as, dt);
+}
+
+NCL_KINLINE int ss_pred(uint64_t e, uint64_t key, const int right)
+{
+    return right ? e <= key : e < key;
+}
+
+/* How many of the len elements from lo satisfy pred (they are a prefix):
+   a branch-free halving, each step a conditional move, with the two
+   candidates of the step after next fetched early, so that the loads of
+   a large a overlap instead of waiting one for another. */
+NCL_KINLINE int64_t ss_count(const char *a, int64_t as, const int64_t *sorter, int64_t lo,
+                             int64_t len, uint64_t key, const NclDType dt, const int right,
+                             const int indirect)
+{
+    if (len <= 0) return 0;
+    int64_t base = lo, n = len;
+    while (n > 1) {
+        const int64_t half = n >> 1;
+        if (!indirect && n > 64) {
+            __builtin_prefetch(a + (base + (half >> 1)) * as);
+            __builtin_prefetch(a + (base + half + (half >> 1)) * as);
+        }
+        base = ss_pred(ss_at(a, as, sorter, base + half, dt, indirect), key, right) ? base + half
+                                                                                    : base;
+        n -= half;
+    }
+    return base - lo + ss_pred(ss_at(a, as, sorter, base, dt, indirect), key, right);
+}
+
+/* Keys searched side by side when they are not in order: SS_LANES halvings
+   over the whole of a advance in lockstep, so their loads (mostly cache
+   misses on a large a) are in flight together instead of one after
+   another. */
+#define SS_LANES 8
+
+/* The search of every key, SS_LANES keys at a time. A block whose keys are
+   in order (sorted keys) is searched key by key from the previous answer:
+   its key is not below the one before, so neither is its answer (NumPy
+   reuses its bounds so), and a few doubling steps from there bracket it,
+   on cached lines. Any other block runs the lanes side by side. */
+NCL_KINLINE NclStatus searchsorted_body(const NclKernelCtx *ctx, char *const *args, int64_t n,
+                                        const int64_t *steps, const NclDType dt, const int right,
+                                        const int indirect)
+{
+    const ncl_mask_aux *aux = (const ncl_mask_aux *)ctx->aux;
+    const char *a = args[0], *v = args[1];
+    char *o = args[2];
+    const int64_t as = steps[0], vs = steps[1], os = steps[2], alen = aux->alen;
+    const int64_t *sorter = aux->sorter;
+    uint64_t last = 0;
+    int64_t prev = 0;
+    for (int64_t j0 = 0; j0 < n; j0 += SS_LANES) {
+        const int64_t m = n - j0 < SS_LANES ? n - j0 : SS_LANES;
+        uint64_t key[SS_LANES];
+        for (int64_t b = 0; b < m; b++) key[b] = ss_key(v + (j0 + b) * vs, dt);
+        int ordered = j0 == 0 || key[0] >= last;
+        for (int64_t b = 1; b < m && ordered; b++) ordered = key[b] >= key[b - 1];
+        if (ordered) {
+            for (int64_t b = 0; b < m; b++) {
+                int64_t lo = j0 + b > 0 ? prev : 0, hi = alen, probe = lo, step = 1;
+                for (int g = 0; g < 6 && probe < alen; g++) {
+                    if (!ss_pred(ss_at(a, as, sorter, probe, dt, indirect), key[b], right)) {
+                        hi = probe;
+                        break;
+                    }
+                    lo = probe + 1;
+                    probe = lo + step;
+                    step <<= 1;
+                    if (probe > alen) probe = alen;
+                }
+                prev = lo + ss_count(a, as, sorter, lo, hi - lo, key[b], dt, right, indirect);
+                ncl_store_int64_t(o + (j0 + b) * os, prev);
+            }
+        } else {
+            int64_t base[SS_LANES] = {0};
+            int64_t len = alen;
+            while (len > 1) {
+                const int64_t half = len >> 1;
+                for (int64_t b = 0; b < m; b++)
+                    base[b] = ss_pred(ss_at(a, as, sorter, base[b] + half, dt, indirect), key[b],
+                                      right)
+                                  ? base[b] + half
+                                  : base[b];
+                len -= half;
+            }
+            for (int64_t b = 0; b < m; b++) {
+                const int64_t r =
+                    alen > 0 ? base[b] + ss_pred(ss_at(a, as, sorter, base[b], dt, indirect),
+                                                 key[b], right)
+                             : 0;
+                ncl_store_int64_t(o + (j0 + b) * os, r);
+            }
+            prev = alen > 0 ? base[m - 1] + ss_pred(ss_at(a, as, sorter, base[m - 1], dt, indirect),
+                                                    key[m - 1], right)
+                            : 0;
+        }
+        last = key[m - 1];
+    }
+    return NCL_OK;
+}
+
+#define NCL_MASK_SEARCH_FN_(E, sfx, T, name, kind)                                         \
+    static NclStatus ncl_k_searchsorted_##sfx(NclKernelNode *self, const NclKernelCtx *ctx, \
+                                              char *const *args, int64_t n,                \
+                                              const int64_t *steps)                        \
+    {                                                                                      \
+        (void)self;                                                                        \
+        const ncl_mask_aux *aux = (const ncl_mask_aux *)ctx->aux;                          \
+        const int right = aux->side == NCL_SIDE_RIGHT;                                     \
+        if (aux->sorter)                                                                   \
+            return right ? searchsorted_body(ctx, args, n, steps, E, 1, 1)                 \
+                         : searchsorted_body(ctx, args, n, steps, E, 0, 1);                \
+        return right ? searchsorted_body(ctx, args, n, steps, E, 1, 0)                     \
+                     : searchsorted_body(ctx, args, n, steps, E, 0, 0);                    \
+    }
+NCL_DTYPE_LIST(NCL_MASK_SEARCH_FN_)
+#undef NCL_MASK_SEARCH_FN_
+
 /* The dtypes of each element width: together every dtype once. */
 #define NCL_MASK_W8_LIST(X) X(NCL_BOOL, w8) X(NCL_INT8, w8) X(NCL_UINT8, w8)
 #define NCL_MASK_W16_LIST(X) X(NCL_INT16, w16) X(NCL_UINT16, w16)
@@ -205,13 +342,18 @@ _Static_assert(sizeof(float) == 4 && sizeof(double) == 8, "float32 / float64 wid
     {NCL_SUBSYSTEM_MASK, 2, NCL_MASK_NONZERO, {E, NCL_INT64}, ncl_k_nonzero_##sfx,         \
      "ncl_k_nonzero_" #sfx},
 
+#define NCL_MASK_SEARCH_ENTRY_(E, sfx, T, name, kind)                                      \
+    {NCL_SUBSYSTEM_MASK, 2, NCL_MASK_SEARCHSORTED, {E, NCL_INT64}, ncl_k_searchsorted_##sfx, \
+     "ncl_k_searchsorted_" #sfx},
+
 const ncl_kernel_entry ncl_k_mask_table[] = {
     NCL_MASK_W8_LIST(NCL_MASK_MOVE_ENTRIES_)
     NCL_MASK_W16_LIST(NCL_MASK_MOVE_ENTRIES_)
     NCL_MASK_W32_LIST(NCL_MASK_MOVE_ENTRIES_)
     NCL_MASK_W64_LIST(NCL_MASK_MOVE_ENTRIES_)
     NCL_DTYPE_LIST(NCL_MASK_NONZERO_ENTRY_)
+    NCL_DTYPE_LIST(NCL_MASK_SEARCH_ENTRY_)
 };
 const size_t ncl_k_mask_count = sizeof ncl_k_mask_table / sizeof ncl_k_mask_table[0];
-_Static_assert(sizeof ncl_k_mask_table / sizeof ncl_k_mask_table[0] == 4 * NCL_NTYPES,
-               "every dtype has compress, put, take and nonzero kernels");
+_Static_assert(sizeof ncl_k_mask_table / sizeof ncl_k_mask_table[0] == 5 * NCL_NTYPES,
+               "every dtype has compress, put, take, nonzero and searchsorted kernels");

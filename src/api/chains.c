@@ -17,16 +17,17 @@
 
 /* ---- the guards in front of the defaults ------------------------------------ */
 
-/* nout: the slots at out (2 for a two-output op, NclOpOutputs). */
+/* nout: the slots at out (NclOpOutputs). */
 static int any_ext(const NclArray *a, const NclArray *b, const NclArray *c, NclArray *const *out,
                    int nout, const NclParams *params)
 {
-    const NclArray *const o = out ? *out : NULL;
-    const NclArray *const o1 = out && nout > 1 ? out[1] : NULL;
     const NclArray *const w = ncl_params_where(params);
-    return (a && ncl_array_is_ext(a)) || (b && ncl_array_is_ext(b)) ||
-           (c && ncl_array_is_ext(c)) || (o && ncl_array_is_ext(o)) ||
-           (o1 && ncl_array_is_ext(o1)) || (w && ncl_array_is_ext(w));
+    if ((a && ncl_array_is_ext(a)) || (b && ncl_array_is_ext(b)) ||
+        (c && ncl_array_is_ext(c)) || (w && ncl_array_is_ext(w)))
+        return 1;
+    for (int k = 0; out && k < nout; k++)
+        if (out[k] && ncl_array_is_ext(out[k])) return 1;
+    return 0;
 }
 
 static NCL_NOINLINE NclStatus ext_refused(const char *fn, NclSubsystem s, int op,
@@ -36,14 +37,18 @@ static NCL_NOINLINE NclStatus ext_refused(const char *fn, NclSubsystem s, int op
 {
     char who[64];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(s, op));
-    const NclArray *const arr[6] = {a, b, c, out ? *out : NULL, out && nout > 1 ? out[1] : NULL,
-                                    ncl_params_where(params)};
-    static const char *const names[6] = {"a", "b", "c", "*out", "out[1]", "params->where"};
-    for (int i = 0; i < 6; i++) {
-        NclStatus st = ncl_array_local_check(who, names[i], arr[i]);
-        if (st != NCL_OK) return st;
+    const NclArray *const arr[3] = {a, b, c};
+    static const char *const names[3] = {"a", "b", "c"};
+    NclStatus st = NCL_OK;
+    for (int i = 0; i < 3 && st == NCL_OK; i++) st = ncl_array_local_check(who, names[i], arr[i]);
+    for (int k = 0; out && k < nout && st == NCL_OK; k++) {
+        char what[16];
+        if (k == 0) snprintf(what, sizeof what, "*out");
+        else snprintf(what, sizeof what, "out[%d]", k);
+        st = ncl_array_local_check(who, what, out[k]);
     }
-    return NCL_OK;
+    if (st == NCL_OK) st = ncl_array_local_check(who, "params->where", ncl_params_where(params));
+    return st;
 }
 
 #define GUARD_N(fn, S, op, a, b, c, nout)                                       \
@@ -109,7 +114,7 @@ static NclStatus local_reduce(NclHook *self, NclReduceOp op, const NclArray *a, 
 static NclStatus local_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
                             const NclParams *params)
 {
-    GUARD("NclSort", SORT, op, a, NULL, NULL);
+    GUARD_N("NclSort", SORT, op, a, NULL, NULL, ncl_op_nout(NCL_SUBSYSTEM_SORT, (int)op));
     return ncl_default_sort(self, op, a, out, params);
 }
 static NclStatus local_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,

@@ -713,3 +713,29 @@ void ncl_array_copy_c_order(const NclArray *a, char *dst)
         if (d < 0) return;
     }
 }
+
+void ncl_array_copy_from_c_order(NclArray *o, const char *src)
+{
+    const size_t isz = o->itemsize;
+    if (o->size == 0) return;
+    if (o->flags & NCL_ARRAY_C_CONTIGUOUS) {
+        memcpy(o->data, src, (size_t)o->size * isz);
+        return;
+    }
+    const int last = o->ndim - 1;
+    const int64_t n = o->shape[last], s = o->strides[last];
+    int64_t idx[NCL_MAXDIMS] = {0};
+    char *row = o->data;
+    for (;;) {
+        for (int64_t i = 0; i < n; i++) memcpy(row + i * s, src + (size_t)i * isz, isz);
+        src += (size_t)n * isz;
+        int d = last - 1;
+        for (; d >= 0; d--) {
+            row += o->strides[d];
+            if (++idx[d] < o->shape[d]) break;
+            row -= o->strides[d] * o->shape[d];
+            idx[d] = 0;
+        }
+        if (d < 0) return;
+    }
+}

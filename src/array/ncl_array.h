@@ -91,6 +91,9 @@ int ncl_array_has_internal_overlap(const NclArray *a);
 /* Copies a's elements in C order into dst (room for a->size elements),
    whole rows at a time where the last axis is contiguous. */
 void ncl_array_copy_c_order(const NclArray *a, char *dst);
+/* The reverse: o's elements, in C order, from the o->size contiguous ones at
+   src. */
+void ncl_array_copy_from_c_order(NclArray *o, const char *src);
 
 
 #endif /* NCL_SRC_ARRAY_H */

@@ -134,16 +134,23 @@ const char *ncl_subsystem_name(NclSubsystem s);
 const char *ncl_op_name(NclSubsystem s, int op);
 int ncl_op_count(NclSubsystem s);
 /* The number of outputs of an op (NclOpOutputs): 2 for the two-output
-   ops, else 1, also for an op out of range (which callers refuse apart). */
+   ops and the unique ops that give two arrays, 4 for unique_all, else 1,
+   also for an op out of range (which callers refuse apart). */
 NCL_INLINE int ncl_op_nout(NclSubsystem s, int op)
 {
+    if (s == NCL_SUBSYSTEM_SORT && op >= NCL_UNIQUE_VALUES && op <= NCL_UNIQUE_ALL)
+        return op == NCL_UNIQUE_ALL ? 4 : op == NCL_UNIQUE_VALUES ? 1 : 2;
     return (s == NCL_SUBSYSTEM_UNARY && (op == NCL_FREXP || op == NCL_MODF)) ||
                    (s == NCL_SUBSYSTEM_BINARY && op == NCL_DIVMOD)
                ? 2
                : 1;
 }
-/* At most this many outputs has any op. */
-#define NCL_MAX_NOUT 2
+/* At most this many outputs has any op (unique_all): the slots the entry
+   points save and restore. */
+#define NCL_MAX_NOUT 4
+/* At most this many outputs has an elementwise op (frexp, modf, divmod):
+   what the elementwise planner's arrays hold (exec/plan.h). */
+#define NCL_EW_MAX_NOUT 2
 /* RNG: how many parameter arrays an NclRngOp's kernels take (0, 1 or 2;
    PERMUTATION's array is the default's to copy, its kernel takes none),
    and a bit generator's NumPy name ("?" outside NclBitGen). */

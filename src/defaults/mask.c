@@ -1,10 +1,11 @@
 /*
  * mask.c: NCLib's default implementation of the Mask subsystem, the tail of
  * its level-1 chain: compress (a[mask]), put (target[mask] = values),
- * nonzero and take. Each op validates in the caller's terms, counts or
- * checks what decides the output (the mask's true count, every index),
- * obtains all memory (overlap copies, the output), and only then runs the
- * level-2 Mask kernels (kernels/mask/) over rows of its operands.
+ * nonzero, take and searchsorted. Each op validates in the caller's terms,
+ * counts or checks what decides the output (the mask's true count, every
+ * index, the sorter), obtains all memory (overlap copies, the output), and
+ * only then runs the level-2 Mask kernels (kernels/mask/) over rows of its
+ * operands.
  *
  * Kernel ABI: chains keyed (NCL_SUBSYSTEM_MASK, op, {in, out}); ctx->aux is
  * a const ncl_mask_aux *; ctx->nin = ctx->nout = 1 (the two signature
@@ -33,7 +34,8 @@
 
 static const char *const casting_names[] = {"no", "equiv", "safe", "same_kind", "unsafe"};
 static const char *const who_text[NCL_MASK_NOPS] = {
-    "NclMask(compress)", "NclMask(put)", "NclMask(nonzero)", "NclMask(take)"};
+    "NclMask(compress)", "NclMask(put)", "NclMask(nonzero)", "NclMask(take)",
+    "NclMask(searchsorted)"};
 
 /* ---- arrays -------------------------------------------------------------------------- */
 
@@ -932,6 +934,160 @@ static NclStatus run_take(const NclArray *a, const NclArray *ix, NclArray *given
 
 /* ---- the default implementation ------------------------------------------------------------ */
 
+/* ---- searchsorted ---------------------------------------------------------------------- */
+
+/* sorter (params->sorter) checked and loaded as alen int64 indices into
+   buf: a 1-D integer array of a's length, every entry in [0, alen) (no
+   wrap-around of negative entries, as NumPy). */
+static NclStatus load_sorter(const NclArray *sorter, int64_t alen, ncl_buffer **buf)
+{
+    const NclMaskOp op = NCL_MASK_SEARCHSORTED;
+    char s0[NCL_SHAPE_STR];
+    NclStatus st;
+    if ((st = ncl_array_check(who_text[op], "params->sorter", sorter)) ||
+        (st = check_host(op, sorter, "params->sorter")))
+        return st;
+    const char kind = ncl_dtype_kind[sorter->dtype];
+    if (kind != 'i' && kind != 'u')
+        return ncl_error(NCL_ERR_DTYPE, "NclMask(searchsorted): params->sorter is %s; it must "
+                         "hold integer indices", NclDTypeName(sorter->dtype));
+    if (sorter->ndim != 1 || sorter->shape[0] != alen)
+        return ncl_error(NCL_ERR_SHAPE,
+                         "NclMask(searchsorted): params->sorter has shape %s; it must be 1-D of "
+                         "a's length %" PRId64, ncl_shape_str(s0, sorter->ndim, sorter->shape),
+                         alen);
+    if ((st = ncl_scratch_alloc(who_text[op], alen > 0 ? (size_t)alen * 8 : 1, buf))) return st;
+    int64_t *ix = (int64_t *)(*buf)->base;
+    const int64_t ss = sorter->strides[0];
+    for (int64_t i = 0; i < alen; i++) {
+        const int64_t x = ncl_load_int64(sorter->dtype, sorter->data + i * ss);
+        if ((uint64_t)x >= (uint64_t)alen) {
+            ncl_buffer_release(*buf);
+            *buf = NULL;
+            char v[32];
+            return ncl_error(NCL_ERR_INDEX,
+                             "NclMask(searchsorted): params->sorter[%" PRId64 "] is %s, out of "
+                             "range for a of length %" PRId64, i,
+                             index_text(sorter->dtype, sorter->data + i * ss, v, sizeof v), alen);
+        }
+        ix[i] = x;
+    }
+    return NCL_OK;
+}
+
+/* An operand in the search dtype ct, read where it is when it has that
+   dtype and does not overlap the output, else converted (or copied) into an
+   array of its own: *tmp holds that array, released by the caller. With
+   flat, the elements are also made contiguous in C order. */
+static NclStatus search_operand(const NclArray *x, NclDType ct, const NclArray *given, int flat,
+                                NclArray **tmp, const NclArray **use)
+{
+    *tmp = NULL;
+    *use = x;
+    const int overlap = given && ncl_array_ranges_overlap(x, given);
+    const int contig = (x->flags & NCL_ARRAY_C_CONTIGUOUS) && (x->flags & NCL_ARRAY_ALIGNED);
+    if (x->dtype == ct && !overlap && (!flat || contig)) return NCL_OK;
+    NclStatus st;
+    if (x->dtype != ct) {
+        st = ncl_convert_run(SUB, NCL_MASK_SEARCHSORTED, x, ct, tmp, NULL, NCL_CASTING_UNSAFE);
+        if (st) return st;
+        if (!flat || ((*tmp)->flags & NCL_ARRAY_C_CONTIGUOUS)) {
+            *use = *tmp;
+            return NCL_OK;
+        }
+        NclArrayRelease(*tmp);
+        *tmp = NULL;
+    }
+    /* a C-order copy: contiguous, and apart from the output */
+    NclArray *c = NULL;
+    if ((st = ncl_array_alloc(who_text[NCL_MASK_SEARCHSORTED], ct, x->ndim, x->shape, NCL_ORDER_C,
+                              0, &c)))
+        return st;
+    if (x->dtype == ct) {
+        ncl_array_copy_c_order(x, c->data);
+    } else {
+        NclArray *conv = NULL;
+        st = ncl_convert_run(SUB, NCL_MASK_SEARCHSORTED, x, ct, &conv, NULL, NCL_CASTING_UNSAFE);
+        if (st) {
+            NclArrayRelease(c);
+            return st;
+        }
+        ncl_array_copy_c_order(conv, c->data);
+        NclArrayRelease(conv);
+    }
+    *tmp = c;
+    *use = c;
+    return NCL_OK;
+}
+
+static NclStatus run_searchsorted(const NclArray *a, const NclArray *v, NclArray *given,
+                                  const NclParams *p, NclArray **res, int *fpe)
+{
+    const NclMaskOp op = NCL_MASK_SEARCHSORTED;
+    char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+    NclStatus st;
+    if (a->ndim != 1)
+        return ncl_error(NCL_ERR_SHAPE, "NclMask(searchsorted): a has shape %s; it must be 1-D",
+                         ncl_shape_str(s0, a->ndim, a->shape));
+    if (p->side != NCL_SIDE_LEFT && p->side != NCL_SIDE_RIGHT)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         "NclMask(searchsorted): params->side %d is neither NCL_SIDE_LEFT (0) nor "
+                         "NCL_SIDE_RIGHT (1)", p->side);
+    if (p->dtype != NCL_DTYPE_DEFAULT && p->dtype != NCL_INT64)
+        return ncl_error(NCL_ERR_DTYPE, "NclMask(searchsorted): the result is int64 indices; "
+                         "dtype %s was asked for", NclDTypeName(p->dtype));
+    if (given) {
+        if (given->dtype != NCL_INT64)
+            return ncl_error(NCL_ERR_DTYPE, "NclMask(searchsorted): the output must be int64 (it "
+                             "holds indices), not %s", NclDTypeName(given->dtype));
+        if (!same_shape(given, v))
+            return ncl_error(NCL_ERR_SHAPE,
+                             "NclMask(searchsorted): the output has shape %s; the result has v's "
+                             "shape %s", ncl_shape_str(s0, given->ndim, given->shape),
+                             ncl_shape_str(s1, v->ndim, v->shape));
+    }
+    const NclDType ct = NclPromoteTypes(a->dtype, v->dtype);
+    if (!ncl_dtype_valid(ct))
+        return ncl_error(NCL_ERR_DTYPE, "NclMask(searchsorted): %s and %s have no common dtype",
+                         NclDTypeName(a->dtype), NclDTypeName(v->dtype));
+    const int64_t alen = a->shape[0];
+    ncl_mask_aux aux = {0};
+    aux.alen = alen;
+    aux.side = p->side;
+    kcall k;
+    if ((st = kcall_find(&k, op, SUB, op, ct, NCL_INT64, &aux, fpe))) return st;
+
+    /* memory, all of it before the output is written: the sorter's
+       indices, a and v in the search dtype (v contiguous), the output and,
+       when the output is not contiguous, a buffer for it */
+    ncl_buffer *bufs[2] = {NULL, NULL};
+    NclArray *ta = NULL, *tv = NULL, *o = given;
+    const NclArray *ua = a, *uv = v;
+    if (p->sorter && (st = load_sorter(p->sorter, alen, &bufs[0]))) return st;
+    aux.sorter = bufs[0] ? (const int64_t *)bufs[0]->base : NULL;
+    if (!st) st = search_operand(a, ct, given, 0, &ta, &ua);
+    if (!st) st = search_operand(v, ct, given, 1, &tv, &uv);
+    if (!st && !o) st = ncl_array_alloc(who_text[op], NCL_INT64, v->ndim, v->shape, NCL_ORDER_C, 0, &o);
+    const int direct = o && (o->flags & NCL_ARRAY_C_CONTIGUOUS);
+    if (!st && !direct)
+        st = ncl_scratch_alloc(who_text[op], v->size > 0 ? (size_t)v->size * 8 : 1, &bufs[1]);
+    if (!st && v->size > 0) {
+        char *args[3] = {ua->data, uv->data, direct ? o->data : (char *)bufs[1]->base};
+        const int64_t steps[3] = {alen > 0 ? ua->strides[0] : 0, (int64_t)uv->itemsize, 8};
+        if ((st = kcall_run(&k, args, v->size, steps))) st = kernel_failed(op, &k, st);
+        else if (!direct) ncl_array_copy_from_c_order(o, bufs[1]->base);
+    }
+    NclArrayRelease(ta);
+    NclArrayRelease(tv);
+    release_buffers(bufs, 2);
+    if (st) {
+        if (o != given) NclArrayRelease(o);
+        return st;
+    }
+    *res = o;
+    return NCL_OK;
+}
+
 NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const NclArray *b,
                            NclArray **out, const NclParams *params)
 {
@@ -946,6 +1102,7 @@ NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const
                           : !b && op == NCL_MASK_PUT       ? "input b (the values)"
                           : !b && op == NCL_MASK_COMPRESS  ? "input b (the mask)"
                           : !b && op == NCL_MASK_TAKE      ? "input b (the indices)"
+                          : !b && op == NCL_MASK_SEARCHSORTED ? "input b (the values v)"
                           : NULL;
     if (missing) return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", who, missing);
     if (op == NCL_MASK_NONZERO && b)
@@ -992,7 +1149,8 @@ NclStatus ncl_default_mask(NclHook *self, NclMaskOp op, const NclArray *a, const
     case NCL_MASK_COMPRESS: st = run_compress(a, b, given, &p, &res, &kflags); break;
     case NCL_MASK_PUT: st = run_put(a, b, given, &p, &kflags); break;
     case NCL_MASK_NONZERO: st = run_nonzero(a, given, &p, &res, &kflags); break;
-    default: st = run_take(a, b, given, &p, &res, &kflags); break;
+    case NCL_MASK_TAKE: st = run_take(a, b, given, &p, &res, &kflags); break;
+    default: st = run_searchsorted(a, b, given, &p, &res, &kflags); break;
     }
     const int f = ncl_fpe_end(&saved) | kflags;
     ncl_tls.fpe_flags |= f;

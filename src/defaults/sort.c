@@ -23,6 +23,7 @@
  * ncl/sort.h says so, and a sort is a permutation, not arithmetic that a
  * cast could follow.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "defaults/ncl_defaults.h"
@@ -610,23 +611,18 @@ static NclStatus sort_split(sort_job *j, sort_rec *sample, int *fpe, int *used)
 
 /* ---- the default implementation ------------------------------------------------------ */
 
-NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
-                           const NclParams *params)
+/* A sort op along one axis (SORT .. ARGPARTITION) with params read: what
+   ncl_default_sort runs, and what the unique ops sort their flattened
+   input with. */
+static NclStatus sort_axis(NclSortOp op, const NclArray *a, NclArray **out, const NclParams *pp)
 {
-    (void)self;
     const NclSubsystem sub = NCL_SUBSYSTEM_SORT;
-    if ((int)op < 0 || (int)op >= ncl_op_count(sub))
-        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclSort: unknown op %d (valid: 0..%d)",
-                         (int)op, ncl_op_count(sub) - 1);
+    const NclParams p = *pp;
     sort_plan pl;
     memset(&pl, 0, sizeof pl);
     pl.op = op;
     pl.name = ncl_op_name(sub, (int)op);
-    if (a == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, WHO ": the input array is NULL", pl.name);
-    if (out == NULL) return ncl_error(NCL_ERR_INVALID_ARGUMENT, WHO ": the out pointer is NULL", pl.name);
-    NclParams p;
-    NclStatus st = ncl_params_read(sub, (int)op, params, &p);
-    if (st) return st;
+    NclStatus st;
     NclArray *o = *out;
     int axis = 0;
     if ((st = plan_check(&pl, op, a, o, &p, &axis))) return st;
@@ -794,4 +790,348 @@ NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclAr
     plan_release(&pl, st);
     if (st == NCL_OK && allocated) *out = result;
     return st;
+}
+
+/* ---- unique ------------------------------------------------------------------------------
+
+   np.unique(a) with axis=None: a flattened in C order and sorted, then one
+   pass over the sorted order finds the runs of equal elements. UNIQUE_VALUES
+   and UNIQUE_COUNTS sort a copy of the values (the stable SORT path above,
+   threads and all) and compact it; UNIQUE_INVERSE and UNIQUE_ALL need to know where
+   each element came from, so they take the stable ARGSORT of the flattened
+   array and walk it (as NumPy does): a run's first index is then its first
+   occurrence. Equal means NumPy's equality classes with equal_nan: the sort
+   keys' ckey (-0.0 is 0.0, every NaN one NaN), integers by their bits.
+
+   Plan, then execute: the flattened copy, the sorted values or
+   permutation and the inverse's buffer are obtained first; one pass counts
+   the distinct values k, which fixes the outputs' shapes; provided outputs
+   are checked against them and the missing ones allocated; only then is
+   anything written. */
+
+/* Which outputs an op has, in slot order. */
+enum { U_VALUES, U_INDICES, U_INVERSE, U_COUNTS, U_NKINDS };
+static int unique_slots(NclSortOp op, int *kinds)
+{
+    switch (op) {
+    case NCL_UNIQUE_VALUES: kinds[0] = U_VALUES; return 1;
+    case NCL_UNIQUE_COUNTS: kinds[0] = U_VALUES; kinds[1] = U_COUNTS; return 2;
+    case NCL_UNIQUE_INVERSE: kinds[0] = U_VALUES; kinds[1] = U_INVERSE; return 2;
+    default:
+        kinds[0] = U_VALUES; kinds[1] = U_INDICES; kinds[2] = U_INVERSE; kinds[3] = U_COUNTS;
+        return 4;
+    }
+}
+
+static const char *const unique_out_names[U_NKINDS] = {"values", "indices", "inverse", "counts"};
+
+/* The equality key of the element at p: ckey (floats by NumPy's classes,
+   integers by their bits). dt is constant where this is inlined. */
+NCL_INLINE uint64_t ukey(const char *p, NclDType dt)
+{
+    return sk_ckey(sk_load(p, ncl_sort_width(dt)), dt);
+}
+
+/* The number of runs of equal elements in the n sorted values at v. */
+NCL_INLINE int64_t runs_sorted_body(const char *v, int64_t n, NclDType dt)
+{
+    if (n == 0) return 0;
+    const int w = ncl_sort_width(dt);
+    int64_t k = 1;
+    uint64_t prev = ukey(v, dt);
+    for (int64_t i = 1; i < n; i++) {
+        const uint64_t cur = ukey(v + i * w, dt);
+        k += cur != prev;
+        prev = cur;
+    }
+    return k;
+}
+
+/* UNIQUE_VALUES / UNIQUE_COUNTS: the first element of each run of the n
+   sorted values at v to vals (byte step vs), and the run lengths to cnt
+   (step cs) when cnt is not NULL. */
+NCL_INLINE void compact_sorted_body(const char *v, int64_t n, char *vals, int64_t vs, char *cnt,
+                                    int64_t cs, NclDType dt)
+{
+    if (n == 0) return;
+    const int w = ncl_sort_width(dt);
+    int64_t j = 0, start = 0;
+    uint64_t prev = ukey(v, dt);
+    memcpy(vals, v, (size_t)w);
+    for (int64_t i = 1; i < n; i++) {
+        const uint64_t cur = ukey(v + i * w, dt);
+        if (cur == prev) continue;
+        if (cnt) ncl_store_int64_t(cnt + j * cs, i - start);
+        j++;
+        start = i;
+        prev = cur;
+        memcpy(vals + j * vs, v + i * w, (size_t)w);
+    }
+    if (cnt) ncl_store_int64_t(cnt + j * cs, n - start);
+}
+
+/* The number of runs of equal elements of the n elements at x (contiguous)
+   in the order of the permutation perm. */
+NCL_INLINE int64_t runs_perm_body(const char *x, const int64_t *perm, int64_t n, NclDType dt)
+{
+    if (n == 0) return 0;
+    const int w = ncl_sort_width(dt);
+    int64_t k = 1;
+    uint64_t prev = ukey(x + perm[0] * w, dt);
+    for (int64_t i = 1; i < n; i++) {
+        const uint64_t cur = ukey(x + perm[i] * w, dt);
+        k += cur != prev;
+        prev = cur;
+    }
+    return k;
+}
+
+/* UNIQUE_INVERSE / UNIQUE_ALL: walks x in the (stable) order perm; each
+   run's first element to vals, its position to idx (when not NULL), its
+   length to cnt (when not NULL), and the run's number to inv[perm[i]]
+   (contiguous int64). */
+NCL_INLINE void compact_perm_body(const char *x, const int64_t *perm, int64_t n, char *vals,
+                                  int64_t vs, char *idx, int64_t is, char *cnt, int64_t cs,
+                                  int64_t *inv, NclDType dt)
+{
+    if (n == 0) return;
+    const int w = ncl_sort_width(dt);
+    int64_t j = 0, start = 0;
+    uint64_t prev = ukey(x + perm[0] * w, dt);
+    memcpy(vals, x + perm[0] * w, (size_t)w);
+    if (idx) ncl_store_int64_t(idx, perm[0]);
+    inv[perm[0]] = 0;
+    for (int64_t i = 1; i < n; i++) {
+        const int64_t q = perm[i];
+        const uint64_t cur = ukey(x + q * w, dt);
+        if (cur != prev) {
+            if (cnt) ncl_store_int64_t(cnt + j * cs, i - start);
+            j++;
+            start = i;
+            prev = cur;
+            memcpy(vals + j * vs, x + q * w, (size_t)w);
+            if (idx) ncl_store_int64_t(idx + j * is, q);
+        }
+        inv[q] = j;
+    }
+    if (cnt) ncl_store_int64_t(cnt + j * cs, n - start);
+}
+
+/* One instance of each body per dtype. */
+#define UNIQUE_FNS_(e, sfx, T, name, kind)                                                 \
+    static int64_t runs_sorted_##sfx(const char *v, int64_t n)                           \
+    { return runs_sorted_body(v, n, e); }                                                 \
+    static void compact_sorted_##sfx(const char *v, int64_t n, char *vals, int64_t vs,    \
+                                     char *cnt, int64_t cs)                               \
+    { compact_sorted_body(v, n, vals, vs, cnt, cs, e); }                                  \
+    static int64_t runs_perm_##sfx(const char *x, const int64_t *perm, int64_t n)         \
+    { return runs_perm_body(x, perm, n, e); }                                             \
+    static void compact_perm_##sfx(const char *x, const int64_t *perm, int64_t n,         \
+                                   char *vals, int64_t vs, char *idx, int64_t is,         \
+                                   char *cnt, int64_t cs, int64_t *inv)                   \
+    { compact_perm_body(x, perm, n, vals, vs, idx, is, cnt, cs, inv, e); }
+NCL_DTYPE_LIST(UNIQUE_FNS_)
+#undef UNIQUE_FNS_
+
+typedef struct unique_fns {
+    int64_t (*runs_sorted)(const char *, int64_t);
+    void (*compact_sorted)(const char *, int64_t, char *, int64_t, char *, int64_t);
+    int64_t (*runs_perm)(const char *, const int64_t *, int64_t);
+    void (*compact_perm)(const char *, const int64_t *, int64_t, char *, int64_t, char *,
+                         int64_t, char *, int64_t, int64_t *);
+} unique_fns;
+
+static const unique_fns unique_table[NCL_NTYPES] = {
+#define UNIQUE_ENTRY_(e, sfx, T, name, kind) \
+    [e] = {runs_sorted_##sfx, compact_sorted_##sfx, runs_perm_##sfx, compact_perm_##sfx},
+    NCL_DTYPE_LIST(UNIQUE_ENTRY_)
+#undef UNIQUE_ENTRY_
+};
+
+/* Messages name the call: "NclSortN(unique_all)", "NclSort(unique_values)". */
+#define UWHO "%s"
+
+/* A provided output of kind `kind`: everything but its length (k is not
+   known yet). */
+static NclStatus unique_check_out(const char *name, int slot, int kind, const NclArray *a,
+                                  const NclArray *o)
+{
+    char s0[NCL_SHAPE_STR], s1[NCL_SHAPE_STR];
+    const char *what = unique_out_names[kind];
+    if (o->kind == NCL_MEM_DEVICE)
+        return ncl_error(NCL_ERR_DEVICE_MEMORY,
+                         UWHO ": out[%d] (%s) is device memory (device %d); host kernels "
+                         "cannot touch it", name, slot, what, o->device_id);
+    if (!(o->flags & NCL_ARRAY_WRITEABLE))
+        return ncl_error(NCL_ERR_READONLY, UWHO ": out[%d] (%s) is read-only", name, slot, what);
+    const NclDType want = kind == U_VALUES ? a->dtype : NCL_INT64;
+    if (o->dtype != want)
+        return ncl_error(NCL_ERR_DTYPE, UWHO ": out[%d] (%s) is %s; it must be %s", name, slot,
+                         what, NclDTypeName(o->dtype), NclDTypeName(want));
+    if (kind == U_INVERSE) {
+        int same = o->ndim == a->ndim;
+        for (int d = 0; same && d < a->ndim; d++) same = o->shape[d] == a->shape[d];
+        if (!same)
+            return ncl_error(NCL_ERR_SHAPE,
+                             UWHO ": out[%d] (inverse) has shape %s; the inverse has a's shape %s",
+                             name, slot, ncl_shape_str(s0, o->ndim, o->shape),
+                             ncl_shape_str(s1, a->ndim, a->shape));
+    } else if (o->ndim != 1) {
+        return ncl_error(NCL_ERR_SHAPE, UWHO ": out[%d] (%s) has shape %s; it must be 1-D",
+                         name, slot, what, ncl_shape_str(s0, o->ndim, o->shape));
+    }
+    if (ncl_array_has_internal_overlap(o))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, UWHO ": out[%d] (%s) has internal overlap",
+                         name, slot, what);
+    if (ncl_array_ranges_overlap(a, o))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                         UWHO ": out[%d] (%s) overlaps the input a", name, slot, what);
+    return NCL_OK;
+}
+
+static NclStatus unique_default(NclSortOp op, const NclArray *a, NclArray **out,
+                                const NclParams *p)
+{
+    char name[48];
+    snprintf(name, sizeof name, "%s(%s)", op == NCL_UNIQUE_VALUES ? "NclSort" : "NclSortN",
+             ncl_op_name(NCL_SUBSYSTEM_SORT, (int)op));
+    int kinds[4];
+    const int nout = unique_slots(op, kinds);
+    NclStatus st;
+    if (p->where != NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, UWHO ": params->where is not supported; "
+                         "pass NULL", name);
+    if (a->kind == NCL_MEM_DEVICE)
+        return ncl_error(NCL_ERR_DEVICE_MEMORY,
+                         UWHO ": the input is device memory (device %d); host kernels cannot "
+                         "touch it", name, a->device_id);
+    if (p->dtype != NCL_DTYPE_DEFAULT && p->dtype != a->dtype)
+        return ncl_error(NCL_ERR_DTYPE,
+                         UWHO ": params->dtype is %s, but the values are a's dtype %s (use "
+                         "NCL_DTYPE_DEFAULT)", name, NclDTypeName(p->dtype),
+                         NclDTypeName(a->dtype));
+    if (!ncl_dtype_valid(a->dtype) || a->itemsize != (size_t)ncl_sort_width(a->dtype))
+        return ncl_error(NCL_ERR_DTYPE, UWHO ": no kernel for %s", name, NclDTypeName(a->dtype));
+    for (int k = 0; k < nout; k++) {
+        if (out[k] == NULL) continue;
+        if ((st = unique_check_out(name, k, kinds[k], a, out[k]))) return st;
+        for (int m = 0; m < k; m++)
+            if (out[m] && ncl_array_ranges_overlap(out[m], out[k]))
+                return ncl_error(NCL_ERR_INVALID_ARGUMENT,
+                                 UWHO ": out[%d] (%s) and out[%d] (%s) overlap", name, m,
+                                 unique_out_names[kinds[m]], k, unique_out_names[kinds[k]]);
+    }
+
+    const int64_t n = a->size;
+    const size_t isz = a->itemsize;
+    const int by_perm = op == NCL_UNIQUE_INVERSE || op == NCL_UNIQUE_ALL;
+    NclArray *flat = NULL, *sorted = NULL, *res[4] = {NULL, NULL, NULL, NULL};
+    ncl_buffer *invbuf = NULL;
+    int allocated[4] = {0, 0, 0, 0};
+
+    /* The flattened input: a 1-D view of a when it is C-contiguous and
+       aligned, else a C-order copy. */
+    const int64_t fstride = (int64_t)isz;
+    if ((a->flags & NCL_ARRAY_C_CONTIGUOUS) && (a->flags & NCL_ARRAY_ALIGNED)) {
+        st = ncl_array_view("NclSortN", a, 1, &n, &fstride, a->data, 0, &flat);
+    } else {
+        st = ncl_array_alloc("NclSortN", a->dtype, 1, &n, NCL_ORDER_C, 0, &flat);
+        if (!st) ncl_array_copy_c_order(a, flat->data);
+    }
+    /* The sort: values (SORT), or the stable permutation (ARGSORT). */
+    if (!st) {
+        /* stable, so that the first element of each run is the first
+           occurrence in a: the -0.0 or 0.0 (or the NaN) that NumPy's
+           stable path keeps; the radix sort costs the same either way */
+        NclParams q = NCL_PARAMS_INIT;
+        q.kind = NCL_SORT_STABLE;
+        st = sort_axis(by_perm ? NCL_ARGSORT : NCL_SORT, flat, &sorted, &q);
+    }
+    if (!st && by_perm)
+        st = ncl_scratch_alloc("NclSortN", n > 0 ? (size_t)n * 8 : 1, &invbuf);
+
+    /* k, then the outputs. */
+    int64_t k = 0;
+    const unique_fns *f = &unique_table[a->dtype];
+    if (!st)
+        k = by_perm ? f->runs_perm(flat->data, (const int64_t *)(void *)sorted->data, n)
+                    : f->runs_sorted(sorted->data, n);
+    for (int s = 0; s < nout && !st; s++) {
+        if (kinds[s] == U_INVERSE) {
+            if (out[s] == NULL) {
+                st = ncl_array_alloc("NclSortN", NCL_INT64, a->ndim, a->shape, NCL_ORDER_C, 0,
+                                     &res[s]);
+                allocated[s] = st == NCL_OK;
+            } else {
+                res[s] = out[s];
+            }
+            continue;
+        }
+        if (out[s] == NULL) {
+            st = ncl_array_alloc("NclSortN", kinds[s] == U_VALUES ? a->dtype : NCL_INT64, 1, &k,
+                                 NCL_ORDER_C, 0, &res[s]);
+            allocated[s] = st == NCL_OK;
+        } else if (out[s]->shape[0] != k) {
+            st = ncl_error(NCL_ERR_SHAPE,
+                           UWHO ": out[%d] (%s) has length %lld; a has %lld distinct values",
+                           name, s, unique_out_names[kinds[s]], (long long)out[s]->shape[0],
+                           (long long)k);
+        } else {
+            res[s] = out[s];
+        }
+    }
+
+    /* Execute: nothing above wrote an output byte. */
+    if (!st && n > 0) {
+        char *dst[U_NKINDS] = {NULL, NULL, NULL, NULL};
+        int64_t step[U_NKINDS] = {0, 0, 0, 0};
+        for (int s = 0; s < nout; s++) {
+            dst[kinds[s]] = res[s]->data;
+            step[kinds[s]] = res[s]->ndim == 1 ? res[s]->strides[0] : 0;
+        }
+        if (by_perm) {
+            int64_t *inv = (int64_t *)invbuf->base;
+            f->compact_perm(flat->data, (const int64_t *)(void *)sorted->data, n, dst[U_VALUES],
+                            step[U_VALUES], dst[U_INDICES], step[U_INDICES], dst[U_COUNTS],
+                            step[U_COUNTS], inv);
+            for (int s = 0; s < nout; s++)
+                if (kinds[s] == U_INVERSE) ncl_array_copy_from_c_order(res[s], (const char *)inv);
+        } else {
+            f->compact_sorted(sorted->data, n, dst[U_VALUES], step[U_VALUES], dst[U_COUNTS],
+                              step[U_COUNTS]);
+        }
+    }
+    ncl_last_call.elements = n; /* the sort's kernel and threads stay as it set them */
+
+    NclArrayRelease(flat);
+    NclArrayRelease(sorted);
+    ncl_buffer_release(invbuf);
+    for (int s = 0; s < nout; s++) {
+        if (st == NCL_OK && allocated[s]) out[s] = res[s];
+        else if (allocated[s]) NclArrayRelease(res[s]);
+    }
+    return st;
+}
+
+NclStatus ncl_default_sort(NclHook *self, NclSortOp op, const NclArray *a, NclArray **out,
+                           const NclParams *params)
+{
+    (void)self;
+    const NclSubsystem sub = NCL_SUBSYSTEM_SORT;
+    if ((int)op < 0 || (int)op >= ncl_op_count(sub))
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "NclSort: unknown op %d (valid: 0..%d)",
+                         (int)op, ncl_op_count(sub) - 1);
+    const char *name = ncl_op_name(sub, (int)op);
+    const int unique = op >= NCL_UNIQUE_VALUES;
+    if (a == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): the input array is NULL",
+                         unique ? "NclSortN" : "NclSort", name);
+    if (out == NULL)
+        return ncl_error(NCL_ERR_INVALID_ARGUMENT, "%s(%s): the out pointer is NULL",
+                         unique ? "NclSortN" : "NclSort", name);
+    NclParams p;
+    NclStatus st = ncl_params_read(sub, (int)op, params, &p);
+    if (st) return st;
+    if (unique) return unique_default(op, a, out, &p);
+    return sort_axis(op, a, out, &p);
 }

@@ -287,7 +287,7 @@ static int plan_fast(const ncl_ew_call *c, ncl_ew_plan *p, NclStatus *st)
    two-output op. */
 static const char *out_name(const ncl_ew_call *c, int k)
 {
-    static const char *const names[NCL_MAX_NOUT] = {"output 0", "output 1"};
+    static const char *const names[NCL_EW_MAX_NOUT] = {"output 0", "output 1"};
     return c->nout > 1 ? names[k] : "the output";
 }
 
@@ -305,7 +305,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     NclStatus st;
     if (plan_fast(c, p, &st)) return st;
     const int nin = c->nin, nout = c->nout;
-    NclArray *outs[NCL_MAX_NOUT];
+    NclArray *outs[NCL_EW_MAX_NOUT];
     NclArray *shaper = NULL; /* the first provided output: it sets the shape */
     for (int k = 0; k < nout; k++) {
         outs[k] = c->out[k];
@@ -317,7 +317,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     p->nin = nin;
     p->nop = nin + nout;
     p->has_where = w != NULL;
-    for (int k = 0; k < NCL_MAX_NOUT; k++) {
+    for (int k = 0; k < NCL_EW_MAX_NOUT; k++) {
         p->result[k] = NULL;
         p->allocated[k] = 0;
     }
@@ -406,7 +406,7 @@ NclStatus ncl_ew_plan_make(const ncl_ew_call *c, ncl_ew_plan *p)
     if ((st = ncl_shape_check(ncl_sub_fn_name(c->sub), nd, p->shape, &p->size))) return st;
 
     /* 3. dtypes, casts and kernels */
-    NclDType out_dtype[NCL_MAX_NOUT];
+    NclDType out_dtype[NCL_EW_MAX_NOUT];
     for (int k = 0; k < nout; k++)
         out_dtype[k] = outs[k] ? outs[k]->dtype : k == 0 ? c->out_dtype : c->loop[nin + k];
     for (int i = 0; i < nin; i++) {

@@ -73,8 +73,8 @@ typedef struct ncl_ew_plan {
     int64_t bytes_per;                 /* bytes moved per element, all operands */
     int floats;                        /* some operand or loop dtype is a float: the
                                           hardware FP status is sampled */
-    NclArray *result[NCL_MAX_NOUT];    /* the output arrays (allocated or provided) */
-    int allocated[NCL_MAX_NOUT];       /* result[k] was allocated by this call */
+    NclArray *result[NCL_EW_MAX_NOUT];    /* the output arrays (allocated or provided) */
+    int allocated[NCL_EW_MAX_NOUT];       /* result[k] was allocated by this call */
 } ncl_ew_plan;
 
 /* ---- fused kernels -------------------------------------------------------------

@@ -361,18 +361,28 @@ NCL_INLINE NclStatus check_arrays(const char *fn, NclSubsystem sub, int op, cons
     return bad_array(fn, sub, op, a, b, c, o, w);
 }
 
-/* The slots after the first of a two-output op's `out` (NclUnaryN,
-   NclBinaryN), whose tags check_arrays does not read. */
-NCL_INLINE NclStatus check_more_outs(const char *fn, NclSubsystem sub, int op, NclArray **out)
+static NCL_NOINLINE NclStatus bad_more_out(const char *fn, NclSubsystem sub, int op,
+                                           NclArray **out, int k)
 {
-    if (NCL_LIKELY(out == NULL || ncl_op_nout(sub, op) == 1 || ncl_array_tag_any_ok(out[1])))
-        return NCL_OK;
-    char who[64];
+    char who[64], what[16];
     snprintf(who, sizeof who, "%s(%s)", fn, ncl_op_name(sub, op));
-    return ncl_array_tag_check(who, "out[1]", out[1]);
+    snprintf(what, sizeof what, "out[%d]", k);
+    return ncl_array_tag_check(who, what, out[k]);
 }
 
-/* A one-slot entry (NclUnary, NclBinary) given an op of two outputs: a hook
+/* The slots after the first of an op of several outputs' `out`
+   (NclUnaryN, NclBinaryN, NclSortN), whose tags check_arrays does not
+   read. */
+NCL_INLINE NclStatus check_more_outs(const char *fn, NclSubsystem sub, int op, NclArray **out)
+{
+    if (NCL_LIKELY(out == NULL)) return NCL_OK;
+    const int nout = ncl_op_nout(sub, op);
+    for (int k = 1; k < nout; k++)
+        if (NCL_UNLIKELY(!ncl_array_tag_any_ok(out[k]))) return bad_more_out(fn, sub, op, out, k);
+    return NCL_OK;
+}
+
+/* A one-slot entry (NclUnary, NclBinary, NclSort) given an op of several outputs: a hook
    would read a second slot that is not there, so the call stops here. */
 static NCL_NOINLINE NclStatus one_slot_refused(const char *fn, const char *fn_n,
                                                NclSubsystem sub, int op)
@@ -382,7 +392,7 @@ static NCL_NOINLINE NclStatus one_slot_refused(const char *fn, const char *fn_n,
                      ncl_op_name(sub, op), ncl_op_nout(sub, op), fn_n, ncl_op_nout(sub, op));
 }
 
-/* NclUnaryN and NclBinaryN: op in range and nout its number of outputs,
+/* NclUnaryN, NclBinaryN and NclSortN: op in range and nout its number of outputs,
    checked before anything reads the slots. */
 static NclStatus check_nout(const char *fn, NclSubsystem sub, int op, int nout)
 {
@@ -514,7 +524,7 @@ NclStatus NclBinary(NclBinaryOp op, const NclArray *a, const NclArray *b, NclArr
 NclStatus NclUnaryN(NclUnaryOp op, const NclArray *a, int nout, NclArray **out,
                     const NclParams *params)
 {
-    NclArray *given[NCL_MAX_NOUT] = {NULL, NULL};
+    NclArray *given[NCL_MAX_NOUT] = {NULL};
     ncl_thread_state *t = call_enter();
     NclStatus st = check_nout("NclUnaryN", NCL_SUBSYSTEM_UNARY, (int)op, nout);
     if (st != NCL_OK) return call_leave(t, st, NCL_SUBSYSTEM_UNARY, (int)op);
@@ -531,7 +541,7 @@ NclStatus NclUnaryN(NclUnaryOp op, const NclArray *a, int nout, NclArray **out,
 NclStatus NclBinaryN(NclBinaryOp op, const NclArray *a, const NclArray *b, int nout,
                      NclArray **out, const NclParams *params)
 {
-    NclArray *given[NCL_MAX_NOUT] = {NULL, NULL};
+    NclArray *given[NCL_MAX_NOUT] = {NULL};
     ncl_thread_state *t = call_enter();
     NclStatus st = check_nout("NclBinaryN", NCL_SUBSYSTEM_BINARY, (int)op, nout);
     if (st != NCL_OK) return call_leave(t, st, NCL_SUBSYSTEM_BINARY, (int)op);
@@ -576,11 +586,30 @@ NclStatus NclSort(NclSortOp op, const NclArray *a, NclArray **out, const NclPara
     NclArray *const given = out ? *out : NULL;
     ncl_thread_state *t = call_enter();
     NclStatus st = check_arrays("NclSort", NCL_SUBSYSTEM_SORT, (int)op, a, NULL, NULL, out, params);
+    if (NCL_UNLIKELY(ncl_op_nout(NCL_SUBSYSTEM_SORT, (int)op) != 1))
+        st = one_slot_refused("NclSort", "NclSortN", NCL_SUBSYSTEM_SORT, (int)op);
     if (NCL_LIKELY(st == NCL_OK)) {
         NclHook *h = chain_first(NCL_SUBSYSTEM_SORT);
         st = h->fn.sort(h, op, a, out, params);
     }
     return call_leave_out(t, st, NCL_SUBSYSTEM_SORT, (int)op, out, given);
+}
+
+NclStatus NclSortN(NclSortOp op, const NclArray *a, int nout, NclArray **out,
+                   const NclParams *params)
+{
+    NclArray *given[NCL_MAX_NOUT] = {NULL};
+    ncl_thread_state *t = call_enter();
+    NclStatus st = check_nout("NclSortN", NCL_SUBSYSTEM_SORT, (int)op, nout);
+    if (st != NCL_OK) return call_leave(t, st, NCL_SUBSYSTEM_SORT, (int)op);
+    for (int k = 0; out && k < nout; k++) given[k] = out[k];
+    st = check_arrays("NclSortN", NCL_SUBSYSTEM_SORT, (int)op, a, NULL, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclSortN", NCL_SUBSYSTEM_SORT, (int)op, out);
+    if (NCL_LIKELY(st == NCL_OK)) {
+        NclHook *h = chain_first(NCL_SUBSYSTEM_SORT);
+        st = h->fn.sort(h, op, a, out, params);
+    }
+    return call_leave_outs(t, st, NCL_SUBSYSTEM_SORT, (int)op, out, given, nout);
 }
 
 NclStatus NclMask(NclMaskOp op, const NclArray *a, const NclArray *b, NclArray **out,
@@ -778,6 +807,7 @@ NclStatus NclSortNext(NclHook *self, NclSortOp op, const NclArray *a, NclArray *
     if (NCL_UNLIKELY(h == NULL)) return no_next("NclSortNext", self);
     NclStatus st = check_arrays("NclSortNext", NCL_SUBSYSTEM_SORT, (int)op,
                                 a, NULL, NULL, out, params);
+    if (st == NCL_OK) st = check_more_outs("NclSortNext", NCL_SUBSYSTEM_SORT, (int)op, out);
     if (NCL_UNLIKELY(st != NCL_OK)) return st;
     return h->fn.sort(h, op, a, out, params);
 }
