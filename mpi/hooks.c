@@ -752,9 +752,12 @@ static NclStatus reduce(const call *k, const NclArray *a, NclArray **out, const 
     if (out == NULL) return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: out is NULL", who);
     if (op == NCL_ARGMIN || op == NCL_ARGMAX) return reduce_arg(k, a, params, out);
     if (op == NCL_CUMSUM || op == NCL_CUMPROD) return mpi_cum(k->self, who, op, a, out, params);
+    if ((unsigned)op >= (unsigned)NCL_REDUCE_NOPS)
+        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: op %d is not a Reduce op", who, (int)op);
     if (op != NCL_SUM && op != NCL_PROD && op != NCL_MIN && op != NCL_MAX && op != NCL_ANY &&
         op != NCL_ALL && op != NCL_COUNT_NONZERO && op != NCL_MEAN)
-        return mpi_error(NCL_ERR_INVALID_ARGUMENT, "%s: op %d is not a Reduce op", who, (int)op);
+        return mpi_error(NCL_ERR_UNSUPPORTED, "%s: not available for a distributed array yet "
+                         "(std, var and the nan-aware reductions are local only)", who);
     NclParams p = with_where(params, NULL);
     const int nd = NclArrayNDim(a);
     const int64_t *shape = NclArrayShape(a);
