@@ -34,19 +34,6 @@ OPS = ['concatenate', 'stack', 'repeat', 'tile', 'flip', 'diff']
 CASTINGS = ['no', 'equiv', 'safe', 'same_kind', 'unsafe']
 
 
-class Params(ctypes.Structure):
-    """The whole NclParams (ncl_diff.Params stops at kth)."""
-    _fields_ = [('size', ctypes.c_uint32), ('where', ctypes.c_void_p),
-                ('dtype', ctypes.c_int), ('casting', ctypes.c_int),
-                ('axes', ctypes.c_void_p), ('naxes', ctypes.c_int),
-                ('keepdims', ctypes.c_int), ('initial', ctypes.c_void_p),
-                ('kind', ctypes.c_int), ('kth', ctypes.c_int64),
-                ('ndim', ctypes.c_int), ('shape', ctypes.c_void_p),
-                ('endpoint', ctypes.c_int), ('ddof', ctypes.c_int64),
-                ('side', ctypes.c_int), ('sorter', ctypes.c_void_p),
-                ('repeats', ctypes.c_void_p), ('nrepeats', ctypes.c_int64),
-                ('n', ctypes.c_int64)]
-
 
 def same(got, exp):
     """Bitwise-equal results: dtype, shape, values; NaN equal to NaN and
@@ -88,12 +75,12 @@ class Case:
         fn = lib.NclManip
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
-                       ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(Params)]
+                       ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(nd.Params)]
         handles = [None if a is None else ncl.wrap(a, False) for a in self.inputs]
         arr = (ctypes.c_void_p * max(1, len(handles)))(
             *[h.value if h is not None else None for h in handles])
-        p = Params()
-        p.size = ctypes.sizeof(Params)
+        p = nd.Params()
+        p.size = ctypes.sizeof(nd.Params)
         p.dtype = -1 if self.dtype is None else nd.ncl_dtype_code(np.dtype(self.dtype))
         p.casting = self.casting
         keep = []

@@ -38,10 +38,7 @@ u32p = ctypes.POINTER(ctypes.c_uint32)
 pp = ctypes.POINTER(ctypes.c_void_p)
 
 
-class RngParams(ctypes.Structure):
-    _fields_ = nd.Params._fields_ + [('ndim', ctypes.c_int),
-                                     ('shape', ctypes.POINTER(ctypes.c_int64)),
-                                     ('endpoint', ctypes.c_int)]
+RngParams = nd.Params  # ndim, shape, endpoint: RNG's fields
 
 
 def bind(lib):

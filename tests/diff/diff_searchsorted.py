@@ -22,17 +22,6 @@ import ncl_diff as nd
 SEARCHSORTED = len(nd.MASK_OPS)
 
 
-class FullParams(ctypes.Structure):
-    """NclParams up to sorter."""
-    _fields_ = [('size', ctypes.c_uint32), ('where', ctypes.c_void_p),
-                ('dtype', ctypes.c_int), ('casting', ctypes.c_int),
-                ('axes', ctypes.c_void_p), ('naxes', ctypes.c_int),
-                ('keepdims', ctypes.c_int), ('initial', ctypes.c_void_p),
-                ('kind', ctypes.c_int), ('kth', ctypes.c_int64),
-                ('ndim', ctypes.c_int), ('shape', ctypes.c_void_p),
-                ('endpoint', ctypes.c_int), ('ddof', ctypes.c_int64),
-                ('side', ctypes.c_int), ('sorter', ctypes.c_void_p)]
-
 
 def ncl_sorted(x):
     """x in NCLib's (and NumPy's) order."""
@@ -64,8 +53,8 @@ class SearchCase:
         hs = ncl.wrap(self.sorter, False) if self.sorter is not None else None
         ho = ncl.wrap(self.out, self.out_writeable) if self.out is not None else None
         before = self.out.copy() if self.out is not None else None
-        prm = FullParams()
-        prm.size = ctypes.sizeof(FullParams)
+        prm = nd.Params()
+        prm.size = ctypes.sizeof(nd.Params)
         prm.dtype, prm.casting, prm.kth = -1, 3, 0
         prm.side = self.side
         prm.sorter = hs.value if hs is not None else None

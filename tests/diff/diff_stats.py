@@ -47,16 +47,6 @@ TAKES_DTYPE = {'std', 'var', 'nanstd', 'nanvar', 'nansum', 'nanprod', 'nanmean',
                'nancumsum', 'nancumprod'}
 
 
-class Params(ctypes.Structure):
-    """NclParams up to ddof (the library reads `size` bytes of it)."""
-    _fields_ = [('size', ctypes.c_uint32), ('where', ctypes.c_void_p),
-                ('dtype', ctypes.c_int), ('casting', ctypes.c_int),
-                ('axes', ctypes.c_void_p), ('naxes', ctypes.c_int),
-                ('keepdims', ctypes.c_int), ('initial', ctypes.c_void_p),
-                ('kind', ctypes.c_int), ('kth', ctypes.c_int64),
-                ('ndim', ctypes.c_int), ('shape', ctypes.c_void_p),
-                ('endpoint', ctypes.c_int), ('ddof', ctypes.c_int64)]
-
 
 def numpy_call(op, a, axes, keepdims, where, ddof, dtype):
     """NumPy's answer: (status, result, raised INVALID)."""
@@ -161,7 +151,7 @@ class Case:
             axes = None
             if self.axes is not None:
                 axes = (ctypes.c_int * max(1, len(self.axes)))(*self.axes)
-            prm = Params(ctypes.sizeof(Params), wh.value if wh is not None else None,
+            prm = nd.Params(ctypes.sizeof(nd.Params), wh.value if wh is not None else None,
                          -1 if self.dtype is None else nd.ncl_dtype_code(np.dtype(self.dtype)),
                          3, ctypes.cast(axes, ctypes.c_void_p) if axes is not None else None,
                          0 if self.axes is None else len(self.axes), int(self.keepdims), None,

@@ -103,11 +103,19 @@ def ncl_result_dtype(dt):
 # ---- the library -------------------------------------------------------------
 
 class Params(ctypes.Structure):
+    """NclParams, every field (include/ncl/params.h); size = sizeof(Params).
+    A zeroed one differs from NCL_PARAMS_INIT only in n (DIFF's order),
+    which Manip callers set."""
     _fields_ = [('size', ctypes.c_uint32), ('where', ctypes.c_void_p),
                 ('dtype', ctypes.c_int), ('casting', ctypes.c_int),
                 ('axes', ctypes.c_void_p), ('naxes', ctypes.c_int),
                 ('keepdims', ctypes.c_int), ('initial', ctypes.c_void_p),
-                ('kind', ctypes.c_int), ('kth', ctypes.c_int64)]
+                ('kind', ctypes.c_int), ('kth', ctypes.c_int64),
+                ('ndim', ctypes.c_int), ('shape', ctypes.POINTER(ctypes.c_int64)),
+                ('endpoint', ctypes.c_int), ('ddof', ctypes.c_int64),
+                ('side', ctypes.c_int), ('sorter', ctypes.c_void_p),
+                ('repeats', ctypes.c_void_p), ('nrepeats', ctypes.c_int64),
+                ('n', ctypes.c_int64)]
 
 
 class Ncl:
