@@ -173,6 +173,20 @@ static NclStatus target(const mcall *m, NclArray *given, int apart, NclDType dty
                            NCL_ORDER_C, 0, res);
 }
 
+/* The start of every op that copies into a result of shape (ndim,
+   shape) and dtype: the size checked, a provided output checked against
+   them, and the array the copies write (target); *size may be NULL. */
+static NclStatus begin(const mcall *m, NclArray *given, int apart, NclDType dtype, int ndim,
+                       const int64_t *shape, int64_t *size, NclArray **res, int *fresh)
+{
+    int64_t n;
+    NclStatus st = ncl_shape_check(ncl_sub_fn_name(SUB), ndim, shape, &n);
+    if (st == NCL_OK && given) st = check_out(m, given, ndim, shape, dtype);
+    if (st) return st;
+    if (size) *size = n;
+    return target(m, given, apart, dtype, ndim, shape, res, fresh);
+}
+
 /* The end of a call that wrote res: a fresh result goes into the provided
    output (one more put) or becomes *out; on failure a fresh one is
    released and *out keeps what it held. */
@@ -238,7 +252,7 @@ static NclStatus join_dtype(const mcall *m, int nin, const NclArray *const *in,
                              WHO ": cannot cast input %d from %s to %s under casting rule '%s'",
                              m->name, i, NclDTypeName(in[i]->dtype), NclDTypeName(to),
                              casting_names[m->p.casting]);
-    *dtype = t;
+    *dtype = to;
     return NCL_OK;
 }
 
@@ -346,12 +360,10 @@ static NclStatus manip_concatenate(const mcall *m, int nin, const NclArray *cons
     NclDType dtype;
     if ((st = concat_shape(m, nin, in, NULL, !given, axis, &ax, &ndim, shape))) return st;
     if ((st = join_dtype(m, nin, in, *out, &dtype))) return st;
-    int64_t size;
-    if ((st = ncl_shape_check(ncl_sub_fn_name(SUB), ndim, shape, &size))) return st;
-    if (*out && (st = check_out(m, *out, ndim, shape, (*out)->dtype))) return st;
     NclArray *res;
     int fresh;
-    if ((st = target(m, *out, !out_overlaps(*out, nin, in), dtype, ndim, shape, &res, &fresh)))
+    if ((st = begin(m, *out, !out_overlaps(*out, nin, in), dtype, ndim, shape, NULL, &res,
+                    &fresh)))
         return st;
     st = concat_fill(m, nin, in, !given, ax, res);
     return finish(m, st, res, fresh, out);
@@ -377,15 +389,14 @@ static NclStatus manip_stack(const mcall *m, int nin, const NclArray *const *in,
 
     if ((st = norm_axis(m, axis, a0->ndim + 1, &ax))) return st;
     const int ndim = a0->ndim + 1;
-    int64_t shape[NCL_MAXDIMS], size;
+    int64_t shape[NCL_MAXDIMS];
     for (int d = 0, k = 0; d < ndim; d++) shape[d] = d == ax ? nin : a0->shape[k++];
     NclDType dtype;
     if ((st = join_dtype(m, nin, in, *out, &dtype))) return st;
-    if ((st = ncl_shape_check(ncl_sub_fn_name(SUB), ndim, shape, &size))) return st;
-    if (*out && (st = check_out(m, *out, ndim, shape, (*out)->dtype))) return st;
     NclArray *res, *dst = NULL;
     int fresh;
-    if ((st = target(m, *out, !out_overlaps(*out, nin, in), dtype, ndim, shape, &res, &fresh)))
+    if ((st = begin(m, *out, !out_overlaps(*out, nin, in), dtype, ndim, shape, NULL, &res,
+                    &fresh)))
         return st;
     /* Input i is the result's slice i along the new axis. */
     int64_t strides[NCL_MAXDIMS];
@@ -447,12 +458,10 @@ static NclStatus manip_repeat(const mcall *m, const NclArray *a, NclArray **out)
     int64_t shape[NCL_MAXDIMS], size;
     if (given) memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
     shape[ax] = len;
-    if ((st = ncl_shape_check(ncl_sub_fn_name(SUB), ndim, shape, &size))) return st;
-    if (*out && (st = check_out(m, *out, ndim, shape, a->dtype))) return st;
-
     NclArray *res, *src = NULL, *dst = NULL;
     int fresh;
-    if ((st = target(m, *out, !out_overlaps(*out, 1, &a), a->dtype, ndim, shape, &res, &fresh)))
+    if ((st = begin(m, *out, !out_overlaps(*out, 1, &a), a->dtype, ndim, shape, &size, &res,
+                    &fresh)))
         return st;
     const int64_t rs = res->strides[ax];
     int64_t sshape[NCL_MAXDIMS], sstr[NCL_MAXDIMS], dshape[NCL_MAXDIMS], dstr[NCL_MAXDIMS];
@@ -551,11 +560,10 @@ static NclStatus manip_tile(const mcall *m, const NclArray *a, NclArray **out)
         if (ncl_mul_overflow(ext[d], rep[d], &shape[d]))
             return ncl_error(NCL_ERR_SHAPE, WHO ": the result is too large", m->name);
     }
-    if ((st = ncl_shape_check(ncl_sub_fn_name(SUB), ndim, shape, &size))) return st;
-    if (*out && (st = check_out(m, *out, ndim, shape, a->dtype))) return st;
     NclArray *res, *src = NULL, *dst = NULL;
     int fresh;
-    if ((st = target(m, *out, !out_overlaps(*out, 1, &a), a->dtype, ndim, shape, &res, &fresh)))
+    if ((st = begin(m, *out, !out_overlaps(*out, 1, &a), a->dtype, ndim, shape, &size, &res,
+                    &fresh)))
         return st;
     if (size > 0) {
         /* One copy: each result axis of a repeated extent split into (rep,
@@ -615,7 +623,6 @@ static NclStatus manip_flip(const mcall *m, const NclArray *a, NclArray **out)
         }
     }
     if ((st = check_dtype(m, a->dtype))) return st;
-    if (*out && (st = check_out(m, *out, a->ndim, a->shape, a->dtype))) return st;
     /* A view walking the flipped axes backwards; the planner copies it
        first where it overlaps a provided output. */
     int64_t strides[NCL_MAXDIMS];
@@ -629,7 +636,7 @@ static NclStatus manip_flip(const mcall *m, const NclArray *a, NclArray **out)
     }
     NclArray *res, *src = NULL;
     int fresh;
-    if ((st = target(m, *out, 1, a->dtype, a->ndim, a->shape, &res, &fresh))) return st;
+    if ((st = begin(m, *out, 1, a->dtype, a->ndim, a->shape, NULL, &res, &fresh))) return st;
     st = view_make(m, a, a->ndim, 0, &src);
     if (st == NCL_OK) {
         view_set(src, data, a->ndim, a->shape, strides);
@@ -683,10 +690,9 @@ static NclStatus manip_diff(const mcall *m, int nin, const NclArray *const *in, 
     if (n == 0) {
         /* NumPy returns a itself before reading axis, prepend or append. */
         if ((st = check_dtype(m, a->dtype))) return st;
-        if (*out && (st = check_out(m, *out, a->ndim, a->shape, a->dtype))) return st;
         NclArray *res;
         int fresh;
-        if ((st = target(m, *out, 1, a->dtype, a->ndim, a->shape, &res, &fresh))) return st;
+        if ((st = begin(m, *out, 1, a->dtype, a->ndim, a->shape, NULL, &res, &fresh))) return st;
         return finish(m, put(m, a, res), res, fresh, out);
     }
     if (a->ndim == 0)
@@ -829,7 +835,7 @@ NclStatus ncl_default_manip(NclHook *self, NclManipOp op, int nin, const NclArra
     const int need = op == NCL_DIFF ? 1 : nin;
     if ((st = check_inputs(&m, need, in))) return st;
     for (int i = need; i < nin; i++)
-        if (in[i] && (st = check_host(&m, in[i], NULL, i))) return st;
+        if (in[i] && (st = check_host(&m, in[i], "an input", i))) return st;
 
     switch (op) {
     case NCL_CONCATENATE: return manip_concatenate(&m, nin, in, out);
