@@ -17,6 +17,21 @@
 #include <check.h>
 #include <math.h>
 #include <stdatomic.h>
+
+/* Check's passing assertion records its file and line (_mark_point), a
+   write(2) to the runner each time, so that a test killed by a signal can
+   name the last line it passed. The suites assert per element over
+   arrays of thousands: those writes were most of their run time (half of
+   test_binary_kernels' natively, more under the sanitizers and qemu). Here
+   a passing assertion costs its comparison only; a crash is located by
+   its stack (the sanitizer stages print it; gdb elsewhere), and a failing
+   assertion reports its line as before. Every ck_assert_* goes through
+   this macro. */
+#undef ck_assert_msg
+#define ck_assert_msg(expr, ...)                                                        \
+    ((expr) ? (void)0                                                                  \
+            : _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed",   \
+                                __VA_ARGS__))
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +53,15 @@
 #ifndef NCL_TEST_SANITIZED
 #  define NCL_TEST_SANITIZED 0
 #endif
+
+/* 1 when the tests run under an emulator (the cross builds' qemu-user,
+   named in NCL_TEST_EMULATOR by tests/CMakeLists.txt), ten to fifty times
+   slower than native: a random sweep whose size buys confidence rather than
+   coverage may take fewer samples there, saying so where it does. */
+static inline int ncl_test_emulated(void)
+{
+    return getenv("NCL_TEST_EMULATOR") != NULL;
+}
 
 /* ---- status assertions ---------------------------------------------------- */
 
