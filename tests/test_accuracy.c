@@ -61,8 +61,12 @@ static const fn_info fns[] = {
 };
 /* float32 exp, log, sin and cos (NCLib's own vector code on AVX2 and
    AVX-512) also take every NDENSE_STEP-th bit pattern, about 2^17 inputs
-   spread over every binade of both signs, NaNs and infinities included. */
+   spread over every binade of both signs, NaNs and infinities included.
+   Under an emulator, whose long double reference is software quad
+   precision, both parts take an eighth of the points (ncl_test_emulated);
+   the edge values stay whole. */
 enum { NFNS = sizeof fns / sizeof fns[0], NRANDOM = 100000, NDENSE_STEP = 32749 };
+enum { NRANDOM_EMULATED = NRANDOM / 8, NDENSE_STEP_EMULATED = 262103 /* a prime */ };
 static int dense_f32(const fn_info *f)
 {
     return f->op == NCL_EXP || f->op == NCL_LOG || f->op == NCL_SIN || f->op == NCL_COS;
@@ -142,14 +146,17 @@ static NclArray *make_inputs(const fn_info *f, NclDType t, int64_t *n_edges)
 {
     double ev[MAX_EDGES];
     const int ne = edge_values(t, ev);
-    const int64_t nd = t == NCL_FLOAT32 && dense_f32(f) ? (INT64_C(1) << 32) / NDENSE_STEP + 1 : 0;
-    const int64_t n = ne + NRANDOM + nd;
+    const int emulated = ncl_test_emulated();
+    const int64_t nrandom = emulated ? NRANDOM_EMULATED : NRANDOM;
+    const int64_t step = emulated ? NDENSE_STEP_EMULATED : NDENSE_STEP;
+    const int64_t nd = t == NCL_FLOAT32 && dense_f32(f) ? (INT64_C(1) << 32) / step + 1 : 0;
+    const int64_t n = ne + nrandom + nd;
     NclArray *a = ncl_test_new(t, 1, NCL_DIMS(n));
     for (int i = 0; i < ne; i++) ncl_test_set_d(a, i, ev[i]);
     const int dt_emin = t == NCL_FLOAT32 ? -149 : -1074, dt_emax = t == NCL_FLOAT32 ? 127 : 1023;
     const int emin = f->emin < dt_emin ? dt_emin : f->emin, emax = f->emax > dt_emax ? dt_emax : f->emax;
     uint64_t s = UINT64_C(0x5eed0acc) + (uint64_t)f->op * 7919u + (t == NCL_FLOAT32);
-    for (int64_t i = 0; i < NRANDOM; i++) {
+    for (int64_t i = 0; i < nrandom; i++) {
         double x;
         if (i % 2 == 0) {
             const double e = emin + (emax - emin + 1) * rng_unit(&s);
@@ -161,10 +168,10 @@ static NclArray *make_inputs(const fn_info *f, NclDType t, int64_t *n_edges)
         ncl_test_set_d(a, ne + i, x);
     }
     for (int64_t i = 0; i < nd; i++) {
-        const uint32_t b = (uint32_t)(i * NDENSE_STEP);
+        const uint32_t b = (uint32_t)(i * step);
         float x;
         memcpy(&x, &b, sizeof x);
-        memcpy(ncl_test_ptr(a, ne + NRANDOM + i), &x, sizeof x);
+        memcpy(ncl_test_ptr(a, ne + nrandom + i), &x, sizeof x);
     }
     *n_edges = ne;
     return a;

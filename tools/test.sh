@@ -11,10 +11,11 @@
 #   tsan     clang, ThreadSanitizer: every suite and the replayed corpus on
 #            2 threads, but not the tests labelled "fork", which start
 #            threads in the child of a multi-threaded fork, where
-#            ThreadSanitizer refuses to (tests/CMakeLists.txt), nor the
-#            per-variant reruns (label "variant": the same suites with
-#            lower kernel variants forced, over the same framework code);
-#            the release and asan stages run both
+#            ThreadSanitizer refuses to (tests/CMakeLists.txt), nor those
+#            labelled "values" (test_accuracy: one thread's results, no
+#            shared state); built with the portable kernels only, since
+#            races live in the framework, not in which variant a loop runs;
+#            the release and asan stages run all of these
 #   tsan-gcc the same tests under gcc's ThreadSanitizer; not in the default
 #            list (it would take CI past its time budget, docs/RELIABILITY.md):
 #            NCL_TEST_STAGES=tsan-gcc tools/test.sh
@@ -26,7 +27,8 @@
 #            libncl_mpi and its tests only, built against the release
 #            stage's libncl with Open MPI 4.1 and with MPICH 4.0, each in
 #            its own build folder; the distributed cases under mpiexec
-#            with 1-4 processes x 1 and 2 threads (mpi/CMakeLists.txt)
+#            with 1-4 processes x 1 and 2 threads (MPICH, which busy-polls,
+#            only up to one process more than the cores: mpi/CMakeLists.txt)
 #   aarch64  cross builds with Debian's gcc-aarch64-linux-gnu and
 #   s390x    gcc-s390x-linux-gnu (big-endian) against Debian's arm64 and
 #            s390x packages (tools/setup.sh --cross), portable kernels
