@@ -12,8 +12,8 @@
 #            2 threads, but not the tests labelled "fork", which start
 #            threads in the child of a multi-threaded fork, where
 #            ThreadSanitizer refuses to (tests/CMakeLists.txt), nor those
-#            labelled "values" (test_accuracy: one thread's results, no
-#            shared state); built with the portable kernels only, since
+#            labelled "values" (test_accuracy, ulp_sweep: the math
+#            functions' values, no shared state); built with the portable kernels only, since
 #            races live in the framework, not in which variant a loop runs;
 #            the release and asan stages run all of these
 #   tsan-gcc the same tests under gcc's ThreadSanitizer; not in the default
