@@ -76,13 +76,15 @@ static NclStatus put(const mcall *m, const NclArray *src, NclArray *dst)
 
 /* ---- checks -------------------------------------------------------------------- */
 
+/* An input (index >= 0) is read; the output (index < 0, named by what) is
+   written too. */
 static NclStatus check_host(const mcall *m, const NclArray *a, const char *what, int index)
 {
     if (a->kind != NCL_MEM_DEVICE) return NCL_OK;
     if (index >= 0)
         return ncl_error(NCL_ERR_DEVICE_MEMORY,
-                         WHO ": input %d is in device memory, which host code cannot read",
-                         m->name, index);
+                         WHO ": %s %d is in device memory, which host code cannot read",
+                         m->name, what, index);
     return ncl_error(NCL_ERR_DEVICE_MEMORY,
                      WHO ": %s is in device memory, which host code cannot touch", m->name, what);
 }
@@ -343,7 +345,7 @@ static NclStatus check_inputs(const mcall *m, int nin, const NclArray *const *in
     for (int i = 0; i < nin; i++) {
         if (!in[i])
             return ncl_error(NCL_ERR_INVALID_ARGUMENT, WHO ": in[%d] is NULL", m->name, i);
-        NclStatus st = check_host(m, in[i], NULL, i);
+        NclStatus st = check_host(m, in[i], "input", i);
         if (st) return st;
     }
     return NCL_OK;
@@ -835,7 +837,7 @@ NclStatus ncl_default_manip(NclHook *self, NclManipOp op, int nin, const NclArra
     const int need = op == NCL_DIFF ? 1 : nin;
     if ((st = check_inputs(&m, need, in))) return st;
     for (int i = need; i < nin; i++)
-        if (in[i] && (st = check_host(&m, in[i], "an input", i))) return st;
+        if (in[i] && (st = check_host(&m, in[i], "input", i))) return st;
 
     switch (op) {
     case NCL_CONCATENATE: return manip_concatenate(&m, nin, in, out);
